@@ -1,0 +1,499 @@
+//! Write-back of solved joint positions into local bone rotations, exact under any negative scale.
+//!
+//! An engine builds a bone's local transform as `translate(position) * rotate(rotation) * basis`, where
+//! `basis` holds scale and skew. Only `rotation` may change. [`ChainPose::write_back`] walks the chain from the
+//! root, keeps each parent's new global transform itself (it never reads one back from the engine), and sets
+//! each rotation so that the bone's child lands where the solver put it:
+//!
+//! ```text
+//! v          = parent⁻¹ · q[i+1] − position_i      (where the child must sit, seen from the parent)
+//! rotation_i = angle(v) − angle(basis_i · c_i)     (c_i: the child's offset in bone i's own space)
+//! ```
+//!
+//! A reflection anywhere (a mirrored skeleton, a mirrored ancestor, the bone's own negative scale on one or
+//! both axes) lives inside the matrices, so no sign rules are needed. When every transform on the chain is a
+//! similarity (uniform scale of any sign, no skew) the bones land exactly on the solved joints; under
+//! non-uniform scale or skew the bones still point the right way but their lengths change with the angle.
+
+use glam::{Affine2, Mat2, Vec2};
+
+use crate::{AngleLimit, signed_angle, wrap_angle};
+
+/// Squared length below which a direction is treated as undefined (the bone keeps its rotation).
+const DEGENERATE_SQ: f32 = 1.0e-12;
+
+/// One bone's local transform split the way Godot's `Node2D` builds it.
+///
+/// `local = translate(position) * rotate(rotation) * basis`, with `basis` the scale-and-skew part
+/// `[[sx, -sy·sin(skew)], [0, sy·cos(skew)]]` (columns `(sx, 0)` and `(-sy·sin(skew), sy·cos(skew))`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BonePose {
+    /// Local position, in the parent's units.
+    pub position: Vec2,
+    /// Local rotation, radians.
+    pub rotation: f32,
+    /// Scale and skew, applied before the rotation.
+    pub basis: Mat2,
+}
+
+impl Default for BonePose {
+    fn default() -> Self {
+        Self {
+            position: Vec2::ZERO,
+            rotation: 0.0,
+            basis: Mat2::IDENTITY,
+        }
+    }
+}
+
+impl BonePose {
+    /// A pose from Godot's `Node2D` properties: position, rotation (radians), scale and skew (radians).
+    #[must_use]
+    pub fn new(position: Vec2, rotation: f32, scale: Vec2, skew: f32) -> Self {
+        let (sin, cos) = skew.sin_cos();
+        let basis = Mat2::from_cols(
+            Vec2::new(scale.x, 0.0),
+            Vec2::new(-scale.y * sin, scale.y * cos),
+        );
+        Self {
+            position,
+            rotation,
+            basis,
+        }
+    }
+
+    /// The local transform with this pose's own rotation.
+    #[must_use]
+    pub fn local(&self) -> Affine2 {
+        self.local_with(self.rotation)
+    }
+
+    /// The local transform with `rotation` (radians) in place of this pose's rotation.
+    #[must_use]
+    pub fn local_with(&self, rotation: f32) -> Affine2 {
+        Affine2::from_mat2_translation(Mat2::from_angle(rotation) * self.basis, self.position)
+    }
+}
+
+/// A chain's pose as read from the engine: the root's parent global transform and each bone's local pose.
+#[derive(Clone, Copy, Debug)]
+pub struct ChainPose<'a> {
+    /// Global transform of the root bone's parent.
+    pub parent: Affine2,
+    /// Local poses from the root bone to the tip bone; each is the parent of the next.
+    pub bones: &'a [BonePose],
+    /// The end of the tip bone in its own space (Godot: `Vector2.from_angle(bone_angle) * length`).
+    pub tip_offset: Vec2,
+}
+
+impl ChainPose<'_> {
+    /// The offset of bone `i`'s child joint in bone `i`'s own space.
+    fn child_offset(&self, i: usize) -> Vec2 {
+        self.bones
+            .get(i + 1)
+            .map_or(self.tip_offset, |next| next.position)
+    }
+
+    /// Writes the global joint positions of this pose: each bone's origin, then the tip's end.
+    ///
+    /// Only the first `min(joints.len(), bones.len() + 1)` joints are written.
+    pub fn joints(&self, joints: &mut [Vec2]) {
+        let mut global = self.parent;
+        for (i, bone) in self.bones.iter().enumerate() {
+            global *= bone.local();
+            if let Some(joint) = joints.get_mut(i) {
+                *joint = global.translation;
+            }
+        }
+        if let Some(tip) = joints.get_mut(self.bones.len()) {
+            *tip = global.transform_point2(self.tip_offset);
+        }
+    }
+
+    /// Translates limits on each bone's local rotation into the solvers' limits on segment angles.
+    ///
+    /// `rotation_limits[i]` bounds bone `i`'s local rotation (an empty slice: no limits). The solvers bound the
+    /// angle of a bone's segment relative to its parent segment (the last non-zero segment before it, else the
+    /// returned root direction). Under similarity transforms the two differ by a constant offset and a sign
+    /// (the parent's handedness), both measured here from the current pose, so the mapping is exact; elsewhere
+    /// it is approximate, and [`ChainPose::write_back`] clamps the rotations again. A zero-length bone gets no
+    /// segment limit. `joints` are this pose's joints (see [`ChainPose::joints`]). Returns the root direction.
+    pub fn segment_limits(
+        &self,
+        joints: &[Vec2],
+        rotation_limits: &[Option<AngleLimit>],
+        out: &mut [Option<AngleLimit>],
+    ) -> Vec2 {
+        let root_direction = if self.parent.matrix2.x_axis.length_squared() > DEGENERATE_SQ {
+            self.parent.matrix2.x_axis
+        } else {
+            Vec2::X
+        };
+        let mut parent = self.parent;
+        let mut reference = root_direction;
+        for (i, bone) in self.bones.iter().enumerate() {
+            let segment = match (joints.get(i), joints.get(i + 1)) {
+                (Some(&a), Some(&b)) => b - a,
+                _ => Vec2::ZERO,
+            };
+            let limit = rotation_limits.get(i).copied().flatten();
+            if let (Some(limit), Some(slot)) = (limit, out.get_mut(i)) {
+                *slot = if segment.length_squared() > DEGENERATE_SQ {
+                    let handedness = parent.matrix2.determinant().signum();
+                    let offset =
+                        wrap_angle(signed_angle(reference, segment) - handedness * bone.rotation);
+                    let (a, b) = (
+                        offset + handedness * limit.min,
+                        offset + handedness * limit.max,
+                    );
+                    AngleLimit::new(a.min(b), a.max(b))
+                } else {
+                    None
+                };
+            } else if let Some(slot) = out.get_mut(i) {
+                *slot = None;
+            }
+            if segment.length_squared() > DEGENERATE_SQ {
+                reference = segment;
+            }
+            parent *= bone.local();
+        }
+        root_direction
+    }
+
+    /// Computes each bone's new local rotation from solved joints, blended and limited; returns the end effector.
+    ///
+    /// `joints` holds the solved global positions (bone origins, then the tip's end; at least `bones.len() + 1`).
+    /// Each written rotation is `lerp_angle(input, solved, weight)` (Godot's `lerp_angle`), with `weight` in
+    /// `[0, 1]`; a bone with a limit in `rotation_limits` has its solved and its written rotation clamped into
+    /// the limit. A bone whose direction is undefined (zero length, a joint on its origin, a singular parent)
+    /// keeps its input rotation. Returns the global end effector of the written pose, or `None`, with `out`
+    /// unspecified, when the result would not be finite (then write nothing). Never panics.
+    pub fn write_back(
+        &self,
+        joints: &[Vec2],
+        weight: f32,
+        rotation_limits: &[Option<AngleLimit>],
+        out: &mut [f32],
+    ) -> Option<Vec2> {
+        if joints.len() <= self.bones.len() || out.len() < self.bones.len() || !weight.is_finite() {
+            return None;
+        }
+        let weight = weight.clamp(0.0, 1.0);
+        let mut solved_parent = self.parent;
+        let mut written_parent = self.parent;
+        for (i, (bone, slot)) in self.bones.iter().zip(out.iter_mut()).enumerate() {
+            let limit = rotation_limits.get(i).copied().flatten();
+            let clamp = |angle: f32| limit.map_or(angle, |l| l.clamp(wrap_angle(angle)));
+            let aim = bone.basis * self.child_offset(i);
+            let v = solved_parent.inverse().transform_point2(joints[i + 1]) - bone.position;
+            let solved =
+                if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ {
+                    v.to_angle() - aim.to_angle()
+                } else {
+                    bone.rotation
+                };
+            let solved = if solved.is_finite() {
+                clamp(solved)
+            } else {
+                bone.rotation
+            };
+            let written = clamp(lerp_angle(bone.rotation, solved, weight));
+            if !written.is_finite() {
+                return None;
+            }
+            *slot = written;
+            solved_parent *= bone.local_with(solved);
+            written_parent *= bone.local_with(written);
+        }
+        let effector = written_parent.transform_point2(self.tip_offset);
+        effector.is_finite().then_some(effector)
+    }
+}
+
+/// Godot's `lerp_angle`: from `from` toward `to` by `weight` along the shorter way round (radians).
+#[must_use]
+pub fn lerp_angle(from: f32, to: f32, weight: f32) -> f32 {
+    let difference = (to - from) % core::f32::consts::TAU;
+    let distance = (2.0 * difference) % core::f32::consts::TAU - difference;
+    from + distance * weight
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::f32::consts::PI;
+
+    /// A small deterministic generator, so the tests need no dependency and repeat exactly.
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
+        }
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * self.next()
+        }
+        fn sign(&mut self) -> f32 {
+            if self.next() < 0.5 { -1.0 } else { 1.0 }
+        }
+    }
+
+    /// A random chain of similarity transforms: uniform scale of any sign on each bone and on the parent.
+    fn mirrored_chain(rng: &mut Lcg, n: usize, bones: &mut Vec<BonePose>) -> ChainPose<'static> {
+        bones.clear();
+        for _ in 0..n {
+            let s = rng.range(0.5, 2.0);
+            // One axis mirrored, both, or none.
+            let scale = Vec2::new(s * rng.sign(), s * rng.sign());
+            let position = Vec2::new(rng.range(5.0, 60.0), rng.range(-20.0, 20.0));
+            bones.push(BonePose::new(position, rng.range(-PI, PI), scale, 0.0));
+        }
+        let ps = rng.range(0.5, 3.0);
+        let parent = Affine2::from_scale_angle_translation(
+            Vec2::new(ps * rng.sign(), ps * rng.sign()),
+            rng.range(-PI, PI),
+            Vec2::new(rng.range(-300.0, 300.0), rng.range(-300.0, 300.0)),
+        );
+        let tip_offset = Vec2::from_angle(rng.range(-PI, PI)) * rng.range(5.0, 40.0);
+        let bones: &'static [BonePose] = Box::leak(bones.clone().into_boxed_slice());
+        ChainPose {
+            parent,
+            bones,
+            tip_offset,
+        }
+    }
+
+    #[test]
+    fn recovers_any_pose_exactly_under_mirroring() {
+        let mut rng = Lcg(7);
+        let mut scratch = Vec::new();
+        let mut worst = 0.0f32;
+        for case in 0..500 {
+            let n = 1 + case % 8;
+            let pose = mirrored_chain(&mut rng, n, &mut scratch);
+            // The goal: the same chain with other rotations.
+            let goal_bones: Vec<BonePose> = pose
+                .bones
+                .iter()
+                .map(|b| BonePose {
+                    rotation: rng.range(-PI, PI),
+                    ..*b
+                })
+                .collect();
+            let goal = ChainPose {
+                bones: &goal_bones,
+                ..pose
+            };
+            let mut goal_joints = vec![Vec2::ZERO; n + 1];
+            goal.joints(&mut goal_joints);
+
+            let mut out = vec![0.0; n];
+            let effector = pose
+                .write_back(&goal_joints, 1.0, &[], &mut out)
+                .expect("finite");
+            // Every bone lands on its goal joint, so the written rotations are the goal's (mod TAU).
+            let written: Vec<BonePose> = pose
+                .bones
+                .iter()
+                .zip(&out)
+                .map(|(b, &r)| BonePose { rotation: r, ..*b })
+                .collect();
+            let mut joints = vec![Vec2::ZERO; n + 1];
+            ChainPose {
+                bones: &written,
+                ..pose
+            }
+            .joints(&mut joints);
+            for (a, b) in joints.iter().zip(&goal_joints) {
+                worst = worst.max(a.distance(*b));
+            }
+            assert!(
+                effector.distance(goal_joints[n]) < 1e-2,
+                "case {case}: effector {effector} vs {}",
+                goal_joints[n]
+            );
+            for (r, g) in out.iter().zip(&goal_bones) {
+                assert!(
+                    wrap_angle(r - g.rotation).abs() < 1e-3,
+                    "case {case}: rotation {r} vs {}",
+                    g.rotation
+                );
+            }
+        }
+        assert!(worst < 1e-2, "worst joint error {worst}");
+    }
+
+    #[test]
+    fn mirrored_middle_bone_lands_exactly() {
+        // A mirrored middle bone (scale.x = -1), where writing global rotations goes wrong.
+        let bones = [
+            BonePose::new(Vec2::ZERO, 0.0, Vec2::ONE, 0.0),
+            BonePose::new(Vec2::new(50.0, 0.0), 0.3, Vec2::new(-1.0, 1.0), 0.0),
+            BonePose::new(Vec2::new(50.0, 0.0), -0.2, Vec2::ONE, 0.0),
+        ];
+        let pose = ChainPose {
+            parent: Affine2::IDENTITY,
+            bones: &bones,
+            tip_offset: Vec2::new(40.0, 0.0),
+        };
+        let goal_bones = [
+            BonePose {
+                rotation: 0.5,
+                ..bones[0]
+            },
+            BonePose {
+                rotation: -0.4,
+                ..bones[1]
+            },
+            BonePose {
+                rotation: 0.9,
+                ..bones[2]
+            },
+        ];
+        let mut goal = [Vec2::ZERO; 4];
+        ChainPose {
+            bones: &goal_bones,
+            ..pose
+        }
+        .joints(&mut goal);
+        let mut out = [0.0; 3];
+        let effector = pose.write_back(&goal, 1.0, &[], &mut out).unwrap();
+        assert!(effector.distance(goal[3]) < 1e-3);
+        assert!(wrap_angle(out[1] + 0.4).abs() < 1e-5);
+    }
+
+    #[test]
+    fn weight_blends_local_rotations_and_zero_keeps_the_input() {
+        let bones = [
+            BonePose::new(Vec2::ZERO, 0.2, Vec2::ONE, 0.0),
+            BonePose::new(Vec2::new(10.0, 0.0), 0.0, Vec2::ONE, 0.0),
+        ];
+        let pose = ChainPose {
+            parent: Affine2::IDENTITY,
+            bones: &bones,
+            tip_offset: Vec2::new(10.0, 0.0),
+        };
+        let goal_bones = [
+            BonePose {
+                rotation: 1.2,
+                ..bones[0]
+            },
+            BonePose {
+                rotation: -0.6,
+                ..bones[1]
+            },
+        ];
+        let mut goal = [Vec2::ZERO; 3];
+        ChainPose {
+            bones: &goal_bones,
+            ..pose
+        }
+        .joints(&mut goal);
+        let mut out = [0.0; 2];
+        pose.write_back(&goal, 0.0, &[], &mut out).unwrap();
+        assert_eq!(out, [0.2, 0.0]);
+        pose.write_back(&goal, 0.5, &[], &mut out).unwrap();
+        assert!(
+            (out[0] - 0.7).abs() < 1e-5 && (out[1] + 0.3).abs() < 1e-5,
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn limits_clamp_solved_and_written_rotations() {
+        let bones = [BonePose::new(Vec2::ZERO, 0.0, Vec2::ONE, 0.0)];
+        let pose = ChainPose {
+            parent: Affine2::IDENTITY,
+            bones: &bones,
+            tip_offset: Vec2::new(10.0, 0.0),
+        };
+        let goal = [Vec2::ZERO, Vec2::new(0.0, 10.0)]; // needs +PI/2
+        let limits = [AngleLimit::new(-0.5, 0.5)];
+        let mut out = [0.0; 1];
+        let effector = pose.write_back(&goal, 1.0, &limits, &mut out).unwrap();
+        assert!((out[0] - 0.5).abs() < 1e-6);
+        assert!(effector.distance(Vec2::from_angle(0.5) * 10.0) < 1e-4);
+    }
+
+    #[test]
+    fn segment_limits_match_rotation_limits_under_mirroring() {
+        // Rotating a bone within its rotation limit keeps its segment angle within the derived segment limit.
+        let mut rng = Lcg(99);
+        let mut scratch = Vec::new();
+        for _ in 0..200 {
+            let pose = mirrored_chain(&mut rng, 3, &mut scratch);
+            let limits: Vec<Option<AngleLimit>> = (0..3)
+                .map(|_| AngleLimit::new(rng.range(-2.0, 0.0), rng.range(0.0, 2.0)))
+                .collect();
+            let mut joints = [Vec2::ZERO; 4];
+            pose.joints(&mut joints);
+            let mut seg = [None; 3];
+            let root_direction = pose.segment_limits(&joints, &limits, &mut seg);
+            for edge in [0, 1] {
+                let moved: Vec<BonePose> = pose
+                    .bones
+                    .iter()
+                    .zip(&limits)
+                    .map(|(b, l)| BonePose {
+                        rotation: if edge == 0 {
+                            l.unwrap().min
+                        } else {
+                            l.unwrap().max
+                        },
+                        ..*b
+                    })
+                    .collect();
+                let mut q = [Vec2::ZERO; 4];
+                ChainPose {
+                    bones: &moved,
+                    ..pose
+                }
+                .joints(&mut q);
+                let mut reference = root_direction;
+                for i in 0..3 {
+                    let segment = q[i + 1] - q[i];
+                    let limit = seg[i].unwrap();
+                    assert!(
+                        limit.contains(signed_angle(reference, segment), 1e-3),
+                        "bone {i}: {limit:?}"
+                    );
+                    reference = segment;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn degenerate_input_keeps_rotations_and_never_gives_nan() {
+        // A zero-scale parent: no direction is defined, so every bone keeps its rotation.
+        let bones = [BonePose::new(Vec2::new(3.0, 0.0), 0.4, Vec2::ONE, 0.0)];
+        let pose = ChainPose {
+            parent: Affine2::from_scale(Vec2::ZERO),
+            bones: &bones,
+            tip_offset: Vec2::new(10.0, 0.0),
+        };
+        let mut out = [9.0; 1];
+        let effector = pose.write_back(&[Vec2::ZERO, Vec2::new(5.0, 5.0)], 1.0, &[], &mut out);
+        assert_eq!(out, [0.4]);
+        assert!(effector.is_some_and(|e| e.is_finite()));
+        // Too few joints or a NaN weight: nothing to write.
+        assert!(pose.write_back(&[Vec2::ZERO], 1.0, &[], &mut out).is_none());
+        assert!(
+            pose.write_back(&[Vec2::ZERO, Vec2::ONE], f32::NAN, &[], &mut out)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn lerp_angle_matches_godot() {
+        assert!((lerp_angle(0.0, 1.0, 0.5) - 0.5).abs() < 1e-6);
+        // Across the seam: from 3.0 toward -3.0 goes through PI, not through 0.
+        let mid = lerp_angle(3.0, -3.0, 0.5);
+        assert!((wrap_angle(mid) - PI).abs() < 1e-3, "{mid}");
+        assert_eq!(lerp_angle(0.3, 2.0, 0.0), 0.3);
+    }
+}
