@@ -1,0 +1,3 @@
+//! Criterion benchmarks (placeholder).
+
+fn main() {}

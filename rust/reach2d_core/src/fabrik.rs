@@ -1,0 +1,241 @@
+//! FABRIK: forward and backward reaching inverse kinematics.
+
+use glam::Vec2;
+
+use crate::angle::{AngleLimit, ChainLimits};
+use crate::{FabrikSettings, SolveError, SolveReport, validate};
+
+/// Squared lengths at or below this are treated as zero (no direction).
+pub(crate) const TINY_SQ: f32 = f32::MIN_POSITIVE;
+
+/// Unit vector along `v`, or `fallback` when `v` has no usable direction.
+#[inline]
+pub(crate) fn unit_or(v: Vec2, fallback: Vec2) -> Vec2 {
+    let d2 = v.length_squared();
+    if d2 > TINY_SQ { v / d2.sqrt() } else { fallback }
+}
+
+/// Moves the chain toward `target` with FABRIK; returns what it did.
+///
+/// `joints` holds the `N + 1` joint positions (bone origins then the tip) and is rewritten in
+/// place; `lengths` holds the `N` bone lengths (caller units, `>= 0`, zeros allowed). The root
+/// `joints[0]` never moves, and the output joints are `lengths` apart (to `f32` rounding):
+/// the incoming spacing is only used for directions.
+///
+/// * Already within `settings.tolerance` (after re-spacing to `lengths` and applying limits):
+///   `iterations == 0`.
+/// * Unreachable (`sum(lengths) <= |target - root|`): the straight chain toward the target in
+///   one pass, `iterations == 1` (with limits: straightened, then limited root to tip).
+/// * Otherwise up to `settings.max_iterations` backward+forward passes, stopping early as soon
+///   as the tip is within tolerance; `iterations` is the number of passes used.
+///
+/// With `limits`, each bone's angle relative to its parent segment (root bone: relative to
+/// `limits.root_direction`) is clamped in both passes, and the final root-to-tip pass makes the
+/// limits hold exactly in the output. Coincident joints and zero-length bones take a
+/// deterministic direction: the previous non-zero segment's, else toward the target, else +X.
+/// Never allocates, never panics, never writes NaN.
+///
+/// # Errors
+/// [`SolveError::EmptyChain`], [`SolveError::LengthMismatch`], [`SolveError::LimitsMismatch`],
+/// [`SolveError::NonFiniteTarget`], [`SolveError::NonFiniteJoint`],
+/// [`SolveError::InvalidLength`], [`SolveError::InvalidLimit`],
+/// [`SolveError::InvalidDirection`] (zero root direction with limits set) and
+/// [`SolveError::InvalidSettings`]. On error the buffers are unchanged.
+pub fn solve_fabrik(
+    joints: &mut [Vec2],
+    lengths: &[f32],
+    target: Vec2,
+    limits: &ChainLimits,
+    settings: &FabrikSettings,
+) -> Result<SolveReport, SolveError> {
+    validate::chain(joints, lengths, target, limits)?;
+    validate::fabrik_settings(settings)?;
+    let tol = settings.tolerance;
+    let n = lengths.len();
+    let root = joints[0];
+    let total: f32 = lengths.iter().sum();
+    let to_target = target - root;
+    let limited = limits.is_active();
+    let root_dir = limits.root_direction.normalize_or(Vec2::X);
+
+    // Conform to lengths (and limits) first, so that even a zero-iteration answer is exact.
+    let tip = if limited {
+        forward_limited(joints, lengths, target, limits, root, root_dir)
+    } else {
+        conform_lengths(joints, lengths, target)
+    };
+    let distance = tip.distance(target);
+    if distance <= tol {
+        return Ok(SolveReport::new(0, distance, tol));
+    }
+
+    if total <= to_target.length() {
+        // Unreachable: straight toward the target.
+        let dir = unit_or(to_target, Vec2::X);
+        let mut acc = 0.0;
+        for (j, &len) in joints[1..].iter_mut().zip(lengths) {
+            acc += len;
+            *j = root + dir * acc;
+        }
+        let tip = if limited { forward_limited(joints, lengths, target, limits, root, root_dir) } else { joints[n] };
+        return Ok(SolveReport::new(1, tip.distance(target), tol));
+    }
+
+    let toward_root = unit_or(-to_target, -Vec2::X);
+    let toward_target = -toward_root;
+    let mut distance = distance;
+    let mut iterations = 0;
+    let mut last_tip = tip;
+    while iterations < settings.max_iterations {
+        iterations += 1;
+        let tip = if limited {
+            backward_limited(joints, lengths, target, limits, root_dir, toward_root);
+            forward_limited(joints, lengths, target, limits, root, root_dir)
+        } else {
+            backward(joints, lengths, target, toward_root);
+            forward(joints, lengths, root, toward_target)
+        };
+        distance = tip.distance(target);
+        if distance <= tol || tip == last_tip {
+            break;
+        }
+        last_tip = tip;
+    }
+    Ok(SolveReport::new(iterations, distance, tol))
+}
+
+/// Tip-to-root pass: pins the tip at `target` and pulls each joint toward its old position at
+/// its bone's length. `fallback` is the root-ward direction used when no previous segment has
+/// one.
+#[inline]
+fn backward(joints: &mut [Vec2], lengths: &[f32], target: Vec2, fallback: Vec2) {
+    let Some((tip, rest)) = joints.split_last_mut() else {
+        return;
+    };
+    *tip = target;
+    let mut next = target;
+    let mut last = fallback;
+    for (j, &len) in rest.iter_mut().rev().zip(lengths.iter().rev()) {
+        let delta = *j - next;
+        let d2 = delta.length_squared();
+        let placed = if d2 > TINY_SQ {
+            if len > 0.0 {
+                last = delta;
+            }
+            next + delta * (len / d2.sqrt())
+        } else {
+            next + last.normalize_or(fallback) * len
+        };
+        *j = placed;
+        next = placed;
+    }
+}
+
+/// Root-to-tip pass: keeps the root and places each joint at its bone's length along the
+/// direction to its current position. Returns the tip. `fallback` is the direction used when
+/// no previous segment has one.
+#[inline]
+fn forward(joints: &mut [Vec2], lengths: &[f32], root: Vec2, fallback: Vec2) -> Vec2 {
+    let Some((first, rest)) = joints.split_first_mut() else {
+        return root;
+    };
+    *first = root;
+    let mut prev = root;
+    let mut last = fallback;
+    for (j, &len) in rest.iter_mut().zip(lengths) {
+        let delta = *j - prev;
+        let d2 = delta.length_squared();
+        let placed = if d2 > TINY_SQ {
+            if len > 0.0 {
+                last = delta;
+            }
+            prev + delta * (len / d2.sqrt())
+        } else {
+            prev + last.normalize_or(fallback) * len
+        };
+        *j = placed;
+        prev = placed;
+    }
+    prev
+}
+
+/// Re-spaces `joints` to `lengths` root to tip along their own directions (the fallback for
+/// coincident joints points toward `target`, else +X). Returns the tip.
+pub(crate) fn conform_lengths(joints: &mut [Vec2], lengths: &[f32], target: Vec2) -> Vec2 {
+    let root = joints[0];
+    forward(joints, lengths, root, unit_or(target - root, Vec2::X))
+}
+
+/// Limited tip-to-root pass. Bone `i`'s direction is clamped so that its child's limit holds
+/// (the inverse arc, measured from the child), and the root bone also to its own limit.
+fn backward_limited(
+    joints: &mut [Vec2],
+    lengths: &[f32],
+    target: Vec2,
+    limits: &ChainLimits,
+    root_dir: Vec2,
+    fallback: Vec2,
+) {
+    let Some((tip, rest)) = joints.split_last_mut() else {
+        return;
+    };
+    *tip = target;
+    let mut next = target;
+    // Root-to-tip unit direction of the nearest non-zero child bone, with that child's limit.
+    let mut child: Option<(Vec2, AngleLimit)> = None;
+    let mut last = -fallback; // root-to-tip orientation
+    for (i, (j, &len)) in rest.iter_mut().zip(lengths).enumerate().rev() {
+        let mut dir = unit_or(next - *j, last);
+        if let Some((c, l)) = child {
+            let inverse = AngleLimit { min: -l.max, max: -l.min };
+            dir = inverse.clamp_direction(c, dir);
+        }
+        if i == 0
+            && let Some(l) = limits.get(0)
+        {
+            dir = l.clamp_direction(root_dir, dir);
+        }
+        let placed = next - dir * len;
+        *j = placed;
+        next = placed;
+        if len > 0.0 {
+            last = dir;
+            child = limits.get(i).map(|l| (dir, l));
+        }
+    }
+}
+
+/// Limited root-to-tip pass: like [`forward`], then each bone's direction is clamped into its
+/// limit measured from the last non-zero segment before it (root bone: `root_dir`). The
+/// parent direction is measured from the written positions, so the limits hold in the output.
+/// Returns the tip.
+pub(crate) fn forward_limited(
+    joints: &mut [Vec2],
+    lengths: &[f32],
+    target: Vec2,
+    limits: &ChainLimits,
+    root: Vec2,
+    root_dir: Vec2,
+) -> Vec2 {
+    let Some((first, rest)) = joints.split_first_mut() else {
+        return root;
+    };
+    *first = root;
+    let mut prev = root;
+    let mut parent = root_dir;
+    let mut last = unit_or(target - root, Vec2::X);
+    for (i, (j, &len)) in rest.iter_mut().zip(lengths).enumerate() {
+        let mut dir = unit_or(*j - prev, last);
+        if let Some(l) = limits.get(i) {
+            dir = l.clamp_direction(parent, dir);
+        }
+        let placed = prev + dir * len;
+        *j = placed;
+        if len > 0.0 {
+            last = dir;
+            parent = unit_or(placed - prev, dir);
+        }
+        prev = placed;
+    }
+    prev
+}

@@ -1,0 +1,322 @@
+//! Exact, allocation-free 2D inverse kinematics on flat, caller-owned arrays.
+//!
+//! ```
+//! use reach2d_core::{solve_fabrik, ChainLimits, FabrikSettings, Vec2};
+//!
+//! // Three bones of length 10 lying along +X: 4 joints (3 bone origins + the tip).
+//! let mut joints = [Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(20.0, 0.0), Vec2::new(30.0, 0.0)];
+//! let lengths = [10.0, 10.0, 10.0];
+//! let target = Vec2::new(12.0, 15.0);
+//!
+//! let report = solve_fabrik(&mut joints, &lengths, target, &ChainLimits::NONE, &FabrikSettings::default())?;
+//! assert!(report.reached);
+//! assert!(joints[3].distance(target) <= 0.5);
+//! assert_eq!(joints[0], Vec2::ZERO); // the root never moves
+//! # Ok::<(), reach2d_core::SolveError>(())
+//! ```
+//!
+//! # Data layout
+//!
+//! A chain of `N` bones is its `N + 1` joint positions (`&mut [Vec2]`: the bone origins, then
+//! the tip) and, for FABRIK, its `N` bone lengths (`&[f32]`). The solvers read and write those
+//! slices in place and never allocate on the heap (`tests/no_alloc.rs` proves it with a
+//! counting global allocator). Units are the caller's (pixels in Godot); angles are radians,
+//! counter-clockwise positive (with Godot's y-down screen axes that shows as clockwise).
+//!
+//! # Solvers
+//!
+//! * [`solve_fabrik`]: FABRIK (forward and backward reaching), any `N`, exact bone lengths,
+//!   optional [`ChainLimits`] that hold exactly in the output.
+//! * [`solve_ccd`]: cyclic coordinate descent, tip-to-root sweeps, `O(N)` per sweep, optional
+//!   damping ([`CcdSettings::max_angle_step`]) and limits.
+//! * [`solve_two_bone`]: closed-form two-bone solve (law of cosines).
+//! * [`solve_look_at`]: one bone pointing at a target, with an optional limit.
+//! * [`ChainSolver`]: a trait over the two iterative solvers' settings.
+//!
+//! # Bad input
+//!
+//! No solver panics. Every input is validated before anything is written: a NaN or infinite
+//! coordinate, a negative or non-finite length, a mismatched slice length or a bad setting
+//! leaves the buffers unchanged and returns a [`SolveError`] that says what to fix. Finite
+//! coordinates must stay within [`MAX_COORDINATE`] so that squared distances cannot overflow.
+//! Degenerate but valid input (zero-length bones, coincident joints, a target exactly at the
+//! root or at the tip) gets a deterministic answer without NaN.
+//!
+//! # Convergence (measured)
+//!
+//! Iterations used on 10,000 seeded random chains (N uniform in 1..=64, lengths uniform in
+//! 0..100 with 10% zeros, random poses, reachable targets taken as the tip of another random
+//! pose of the same chain), tolerance 0.5, `max_iterations = 64`, no limits:
+//!
+//! ITERATION_STATS_PLACEHOLDER
+//!
+//! Produced by `cargo test -p reach2d_core --release --test reach_rate -- --ignored --nocapture`.
+
+#![deny(unsafe_code)]
+
+mod angle;
+mod ccd;
+mod fabrik;
+mod look_at;
+mod two_bone;
+mod validate;
+pub mod write_back;
+
+#[cfg(test)]
+mod tests;
+
+use core::fmt;
+
+pub use glam::Vec2;
+
+pub use angle::{AngleLimit, ChainLimits, signed_angle, wrap_angle};
+pub use ccd::solve_ccd;
+pub use fabrik::solve_fabrik;
+pub use look_at::{LookAtSolution, solve_look_at};
+pub use two_bone::{TwoBoneSolution, solve_two_bone};
+
+/// Largest accepted absolute value of a coordinate or a bone length, in caller units.
+///
+/// Anything finite beyond it is rejected like a non-finite value (as
+/// [`SolveError::NonFiniteJoint`], [`SolveError::NonFiniteTarget`] or
+/// [`SolveError::InvalidLength`]), so that squared distances stay finite in `f32`.
+pub const MAX_COORDINATE: f32 = 1.0e15;
+
+/// Iteration budget and stopping rule shared by the iterative solvers.
+///
+/// Used by [`solve_fabrik`]; `Default` is 10 iterations and a tolerance of 0.5.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FabrikSettings {
+    /// Most backward+forward passes to run. `0` only conforms the chain to its lengths (and
+    /// limits) and reports the distance.
+    pub max_iterations: u32,
+    /// Stop as soon as `|tip - target| <= tolerance` (caller units, e.g. px; finite, `>= 0`).
+    pub tolerance: f32,
+}
+
+impl Default for FabrikSettings {
+    fn default() -> Self {
+        Self { max_iterations: 10, tolerance: 0.5 }
+    }
+}
+
+/// Settings of [`solve_ccd`].
+///
+/// `Default` is 10 sweeps, tolerance 0.5 and no damping (`max_angle_step = INFINITY`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CcdSettings {
+    /// Most tip-to-root sweeps to run.
+    pub max_iterations: u32,
+    /// Stop as soon as `|tip - target| <= tolerance` (caller units; finite, `>= 0`).
+    pub tolerance: f32,
+    /// Largest rotation of one bone in one sweep, radians; `f32::INFINITY` = unlimited.
+    /// Must be `> 0` (NaN is rejected). Limits take priority: a bone that starts outside its
+    /// limit is brought inside in one step, however far.
+    pub max_angle_step: f32,
+}
+
+impl Default for CcdSettings {
+    fn default() -> Self {
+        Self { max_iterations: 10, tolerance: 0.5, max_angle_step: f32::INFINITY }
+    }
+}
+
+/// What a solve did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolveReport {
+    /// `0` when the tip was already within tolerance before any work; `1` for FABRIK's
+    /// straight-line answer to an unreachable target and for the closed-form two-bone solve;
+    /// otherwise the passes (FABRIK) or sweeps (CCD) actually used.
+    pub iterations: u32,
+    /// Final `|tip - target|`, caller units.
+    pub distance: f32,
+    /// `distance <= tolerance`.
+    pub reached: bool,
+}
+
+impl SolveReport {
+    pub(crate) fn new(iterations: u32, distance: f32, tolerance: f32) -> Self {
+        Self { iterations, distance, reached: distance <= tolerance }
+    }
+}
+
+/// Why a solve refused its input. The buffers are left unchanged whenever one is returned.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SolveError {
+    /// The chain has no bone (fewer than 2 joints, or no lengths).
+    EmptyChain,
+    /// `joints.len()` is not `lengths.len() + 1`.
+    LengthMismatch {
+        /// Number of joint positions given.
+        joints: usize,
+        /// Number of bone lengths given.
+        lengths: usize,
+    },
+    /// `limits.per_bone` is neither empty nor one entry per bone.
+    LimitsMismatch {
+        /// Number of bones in the chain.
+        bones: usize,
+        /// Number of limit entries given.
+        limits: usize,
+    },
+    /// The target has a NaN or infinite coordinate (or one beyond [`MAX_COORDINATE`]).
+    NonFiniteTarget,
+    /// Joint `index` (or, for look-at and two-bone, the origin/root: index 0) has a NaN or
+    /// infinite coordinate (or one beyond [`MAX_COORDINATE`]).
+    NonFiniteJoint {
+        /// Index of the first bad joint.
+        index: usize,
+    },
+    /// Bone length `index` is negative, NaN, infinite or beyond [`MAX_COORDINATE`].
+    InvalidLength {
+        /// Index of the first bad length.
+        index: usize,
+    },
+    /// Limit `index` is not finite, has `min > max`, or is wider than a full turn.
+    InvalidLimit {
+        /// Index of the first bad limit (0 for look-at).
+        index: usize,
+    },
+    /// A setting is out of range: tolerance negative or non-finite, CCD `max_angle_step` not
+    /// `> 0`, or a look-at offset that is not finite.
+    InvalidSettings,
+    /// A direction is zero or not finite: `ChainLimits::root_direction` while a limit is set,
+    /// or look-at's `current_direction` / reference direction.
+    InvalidDirection,
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::EmptyChain => {
+                f.write_str("the chain has no bone: give at least 2 joint positions (and 1 bone length)")
+            }
+            Self::LengthMismatch { joints, lengths } => write!(
+                f,
+                "{joints} joint positions but {lengths} bone lengths: give one more joint than \
+                 lengths (the bone origins plus the tip)"
+            ),
+            Self::LimitsMismatch { bones, limits } => write!(
+                f,
+                "{limits} angle limits for {bones} bones: give one entry per bone (None = free) \
+                 or none at all"
+            ),
+            Self::NonFiniteTarget => {
+                write!(f, "the target is NaN, infinite or beyond ±{MAX_COORDINATE:e}: give a finite target")
+            }
+            Self::NonFiniteJoint { index } => write!(
+                f,
+                "joint {index} is NaN, infinite or beyond ±{MAX_COORDINATE:e}: reset the chain \
+                 to finite positions"
+            ),
+            Self::InvalidLength { index } => write!(
+                f,
+                "bone length {index} is negative, NaN, infinite or beyond {MAX_COORDINATE:e}: \
+                 lengths must be finite and >= 0"
+            ),
+            Self::InvalidLimit { index } => write!(
+                f,
+                "angle limit {index} is invalid: min and max must be finite radians with \
+                 min <= max <= min + TAU"
+            ),
+            Self::InvalidSettings => f.write_str(
+                "invalid settings: tolerance must be finite and >= 0, max_angle_step > 0 \
+                 (INFINITY = unlimited), offsets finite",
+            ),
+            Self::InvalidDirection => f.write_str(
+                "a direction is zero or not finite: give a non-zero finite root/reference/current \
+                 direction",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// An iterative chain solver, kept apart from the chain data (the settings are the solver).
+///
+/// Both implementations return joints exactly `lengths` apart: [`FabrikSettings`] by
+/// construction, [`CcdSettings`] by first re-spacing the incoming joints along their own
+/// directions to `lengths` (then CCD keeps those segments). Never panics.
+pub trait ChainSolver {
+    /// Moves `joints` (N + 1 points) so that the tip approaches `target`; see [`solve_fabrik`].
+    ///
+    /// # Errors
+    /// The same [`SolveError`]s as [`solve_fabrik`]; the buffers are then unchanged.
+    fn solve(
+        &self,
+        joints: &mut [Vec2],
+        lengths: &[f32],
+        target: Vec2,
+        limits: &ChainLimits,
+    ) -> Result<SolveReport, SolveError>;
+}
+
+impl ChainSolver for FabrikSettings {
+    fn solve(
+        &self,
+        joints: &mut [Vec2],
+        lengths: &[f32],
+        target: Vec2,
+        limits: &ChainLimits,
+    ) -> Result<SolveReport, SolveError> {
+        solve_fabrik(joints, lengths, target, limits, self)
+    }
+}
+
+impl ChainSolver for CcdSettings {
+    fn solve(
+        &self,
+        joints: &mut [Vec2],
+        lengths: &[f32],
+        target: Vec2,
+        limits: &ChainLimits,
+    ) -> Result<SolveReport, SolveError> {
+        validate::chain(joints, lengths, target, limits)?;
+        validate::ccd_settings(self)?;
+        fabrik::conform_lengths(joints, lengths, target);
+        Ok(ccd::solve_ccd_unchecked(joints, target, limits, self))
+    }
+}
+
+/// Approximate equality for tests: `assert_approx_eq!(a, b)` or `assert_approx_eq!(a, b, eps)`.
+///
+/// Works for `f32` and `Vec2` (via `abs_diff_eq`-style component comparison).
+#[cfg(test)]
+macro_rules! assert_approx_eq {
+    ($a:expr, $b:expr) => {
+        assert_approx_eq!($a, $b, 1e-5)
+    };
+    ($a:expr, $b:expr, $eps:expr) => {{
+        let (a, b, eps) = ($a, $b, $eps);
+        assert!(
+            $crate::tests_support::ApproxEq::approx_eq(&a, &b, eps),
+            "assertion failed: `(left ≈ right)`\n  left: `{:?}`\n right: `{:?}`\n   eps: `{:?}`",
+            a,
+            b,
+            eps
+        );
+    }};
+}
+#[cfg(test)]
+pub(crate) use assert_approx_eq;
+
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use glam::Vec2;
+
+    pub trait ApproxEq {
+        fn approx_eq(&self, other: &Self, eps: f32) -> bool;
+    }
+    impl ApproxEq for f32 {
+        fn approx_eq(&self, other: &Self, eps: f32) -> bool {
+            (self - other).abs() <= eps
+        }
+    }
+    impl ApproxEq for Vec2 {
+        fn approx_eq(&self, other: &Self, eps: f32) -> bool {
+            self.abs_diff_eq(*other, eps)
+        }
+    }
+}

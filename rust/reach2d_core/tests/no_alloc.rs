@@ -1,0 +1,98 @@
+//! Proves that a steady-state solve performs zero heap allocations, with a counting global
+//! allocator (per thread, so the test harness's own threads do not interfere).
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use reach2d_core::{
+    AngleLimit, CcdSettings, ChainLimits, ChainSolver, FabrikSettings, Vec2, solve_ccd, solve_fabrik, solve_look_at,
+    solve_two_bone,
+};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn bump() {
+    // `try_with`: the slot may already be gone while a thread is being torn down.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: forwards every call to `System` unchanged; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        bump();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        bump();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        bump();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn counter_sees_allocations() {
+    let n = allocations_during(|| {
+        std::hint::black_box(vec![1u8; 16]);
+    });
+    assert!(n >= 1, "the counting allocator must see a Vec");
+}
+
+#[test]
+fn steady_state_solves_do_not_allocate() {
+    const N: usize = 16;
+    let lengths = [10.0f32; N];
+    let mut joints: Vec<Vec2> = (0..=N).map(|i| Vec2::new(i as f32 * 10.0, 0.0)).collect();
+    let per_bone = [AngleLimit::new(-0.8, 0.8); N];
+    let limited = ChainLimits { root_direction: Vec2::X, per_bone: &per_bone };
+    let fabrik = FabrikSettings { max_iterations: 32, tolerance: 0.0 };
+    let ccd = CcdSettings { max_iterations: 32, tolerance: 0.0, max_angle_step: 0.2 };
+    let targets = [
+        Vec2::new(50.0, 60.0),
+        Vec2::new(-40.0, 30.0),
+        Vec2::new(1000.0, 0.0),
+        Vec2::ZERO,
+        Vec2::new(f32::NAN, 0.0), // error path too
+    ];
+    // Warm up (first calls may touch lazily initialised runtime state).
+    let _ = solve_fabrik(&mut joints, &lengths, targets[0], &limited, &fabrik);
+    let count = allocations_during(|| {
+        for _ in 0..10 {
+            for &t in &targets {
+                let _ = solve_fabrik(&mut joints, &lengths, t, &ChainLimits::NONE, &fabrik);
+                let _ = solve_fabrik(&mut joints, &lengths, t, &limited, &fabrik);
+                let _ = solve_ccd(&mut joints, t, &ChainLimits::NONE, &ccd);
+                let _ = solve_ccd(&mut joints, t, &limited, &ccd);
+                let _ = ccd.solve(&mut joints, &lengths, t, &limited);
+                let _ = fabrik.solve(&mut joints, &lengths, t, &limited);
+                let _ = solve_two_bone(Vec2::ZERO, 3.0, 4.0, t, -1.0, 0.1);
+                let _ = solve_look_at(Vec2::ZERO, Vec2::X, t, 0.3, Some((per_bone[0].unwrap(), Vec2::Y)));
+            }
+        }
+    });
+    assert_eq!(count, 0, "solving allocated {count} times");
+    assert!(joints.iter().all(|p| p.is_finite()));
+}
