@@ -1,0 +1,113 @@
+//! Shared helpers for the integration tests: a seeded random chain generator and invariant
+//! checks.
+#![allow(dead_code)]
+
+use core::f32::consts::PI;
+
+use reach2d_core::{AngleLimit, ChainLimits, Vec2, signed_angle};
+
+/// SplitMix64: tiny, seeded, reproducible.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Joint positions of a chain posed with absolute bone angles `angles` from `root`.
+pub fn pose(root: Vec2, lengths: &[f32], angles: &[f32]) -> Vec<Vec2> {
+    let mut joints = vec![root];
+    let mut p = root;
+    for (&l, &a) in lengths.iter().zip(angles) {
+        p += Vec2::from_angle(a) * l;
+        joints.push(p);
+    }
+    joints
+}
+
+/// A random chain as in the crate docs: N in 1..=64, lengths in 0..100 with 10% zeros, random
+/// pose, and a reachable target (the tip of another random pose of the same chain).
+pub struct Case {
+    pub joints: Vec<Vec2>,
+    pub lengths: Vec<f32>,
+    pub target: Vec2,
+}
+
+pub fn random_case(rng: &mut Rng) -> Case {
+    let n = 1 + rng.below(64);
+    let lengths: Vec<f32> = (0..n).map(|_| if rng.unit() < 0.1 { 0.0 } else { rng.range(0.0, 100.0) }).collect();
+    let root = Vec2::new(rng.range(-500.0, 500.0), rng.range(-500.0, 500.0));
+    let a: Vec<f32> = (0..n).map(|_| rng.range(-PI, PI)).collect();
+    let b: Vec<f32> = (0..n).map(|_| rng.range(-PI, PI)).collect();
+    let joints = pose(root, &lengths, &a);
+    let target = *pose(root, &lengths, &b).last().unwrap();
+    Case { joints, lengths, target }
+}
+
+/// Rounding allowance for positions of magnitude `scale`.
+pub fn pos_eps(joints: &[Vec2], target: Vec2) -> f32 {
+    let scale = joints.iter().fold(target.abs().max_element(), |m, p| m.max(p.abs().max_element()));
+    8.0 * f32::EPSILON * scale.max(1.0)
+}
+
+pub fn assert_finite(joints: &[Vec2]) {
+    assert!(joints.iter().all(|p| p.is_finite()), "non-finite output: {joints:?}");
+}
+
+pub fn assert_lengths(joints: &[Vec2], lengths: &[f32], rel: f32, abs: f32) {
+    for (i, (w, &l)) in joints.windows(2).zip(lengths).enumerate() {
+        let d = w[0].distance(w[1]);
+        assert!((d - l).abs() <= rel * l + abs, "bone {i}: length {d}, expected {l} (abs eps {abs})");
+    }
+}
+
+/// Checks each limited bone's angle relative to its parent (last non-zero segment, else the
+/// root direction) to `1e-5` rad plus the angular size of the positions' rounding.
+pub fn assert_limits(joints: &[Vec2], limits: &ChainLimits, eps_pos: f32) {
+    if limits.per_bone.is_empty() {
+        return;
+    }
+    let mut parent = limits.root_direction.normalize();
+    let mut parent_len = f32::INFINITY;
+    for (i, w) in joints.windows(2).enumerate() {
+        let s = w[1] - w[0];
+        let len = s.length();
+        if len == 0.0 {
+            continue;
+        }
+        if let Some(l) = limits.per_bone[i] {
+            let a = signed_angle(parent, s);
+            let eps = 1e-5 + 2.0 * eps_pos / len + 2.0 * eps_pos / parent_len;
+            assert!(l.contains(a, eps), "bone {i}: angle {a} outside {l:?} (eps {eps})");
+        }
+        parent = s / len;
+        parent_len = len;
+    }
+}
+
+/// Random per-bone limits (about half the bones limited).
+pub fn random_limits(rng: &mut Rng, n: usize) -> Vec<Option<AngleLimit>> {
+    (0..n)
+        .map(|_| {
+            (rng.unit() < 0.5).then(|| {
+                let min = rng.range(-PI, PI);
+                AngleLimit::new(min, min + rng.range(0.0, 2.0 * PI)).unwrap()
+            })
+        })
+        .collect()
+}
