@@ -1,3 +1,149 @@
-//! Criterion benchmarks (placeholder).
+//! Criterion benchmarks of the solver core.
+//!
+//! * `fabrik/N`, `ccd/N`: one full solve of an N-bone chain that needs all `ITERS` iterations
+//!   (tolerance 0; asserted), throughput in bone-iterations, so `time / (N * ITERS)` is the
+//!   cost per bone per iteration. Each sample restores the start pose first (a copy of N + 1
+//!   points, included in the time).
+//! * `latency_bound/N`: the same dependent chain of operations as FABRIK's inner loops (per
+//!   joint: subtract, length = sqrt of a dot product, divide, multiply-add; a tip-to-root and a
+//!   root-to-tip pass per iteration), without validation, fallbacks or the stopping rule.
+//!   FABRIK's cost is reported as a ratio to it.
+//! * `two_bone`: one closed-form two-bone solve.
+//!
+//! Run: `cargo bench -p reach2d_core --bench solvers`, then
+//! `python3 rust/reach2d_core/benches/summarize.py` for the table in BENCHMARKS.md.
 
-fn main() {}
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use reach2d_core::{CcdSettings, ChainLimits, FabrikSettings, Vec2, solve_ccd, solve_fabrik, solve_two_bone};
+
+const SIZES: [usize; 5] = [2, 4, 8, 16, 64];
+const ITERS: u32 = 10;
+const LEN: f32 = 10.0;
+
+/// A gently curled chain of `n` bones of length `LEN` and a target at 95% of its reach, which
+/// FABRIK and CCD approach slowly, so that every iteration runs with tolerance 0.
+fn setup(n: usize) -> (Vec<Vec2>, Vec<f32>, Vec2) {
+    let lengths = vec![LEN; n];
+    let bend = 2.0 / n as f32;
+    let mut joints = vec![Vec2::ZERO];
+    let mut p = Vec2::ZERO;
+    for i in 0..n {
+        p += Vec2::from_angle(bend * i as f32) * LEN;
+        joints.push(p);
+    }
+    let target = Vec2::from_angle(-0.7) * (0.95 * LEN * n as f32);
+    (joints, lengths, target)
+}
+
+/// The latency bound: FABRIK's dependent arithmetic and nothing else.
+#[inline(never)]
+fn latency_bound(joints: &mut [Vec2], lengths: &[f32], target: Vec2, iters: u32) -> Vec2 {
+    let root = joints[0];
+    let mut prev = root;
+    for _ in 0..iters {
+        let Some((tip, rest)) = joints.split_last_mut() else { break };
+        *tip = target;
+        let mut next = target;
+        for (j, &l) in rest.iter_mut().rev().zip(lengths.iter().rev()) {
+            let d = *j - next;
+            next += d * (l / d.length());
+            *j = next;
+        }
+        let Some((first, rest)) = joints.split_first_mut() else { break };
+        *first = root;
+        prev = root;
+        for (j, &l) in rest.iter_mut().zip(lengths) {
+            let d = *j - prev;
+            prev += d * (l / d.length());
+            *j = prev;
+        }
+    }
+    prev
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .sample_size(30)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(1500))
+        .noise_threshold(0.05)
+}
+
+fn chains(c: &mut Criterion) {
+    let fabrik_settings = FabrikSettings { max_iterations: ITERS, tolerance: 0.0 };
+    let ccd_settings = CcdSettings { max_iterations: ITERS, tolerance: 0.0, max_angle_step: f32::INFINITY };
+    for &n in &SIZES {
+        let (start, lengths, target) = setup(n);
+        let mut joints = start.clone();
+        let report = solve_fabrik(&mut joints, &lengths, target, &ChainLimits::NONE, &fabrik_settings).unwrap();
+        assert_eq!(report.iterations, ITERS, "FABRIK N={n} must use every iteration: {report:?}");
+        let mut joints = start.clone();
+        let report = solve_ccd(&mut joints, target, &ChainLimits::NONE, &ccd_settings).unwrap();
+        assert_eq!(report.iterations, ITERS, "CCD N={n} must use every sweep: {report:?}");
+    }
+
+    let mut group = c.benchmark_group("fabrik");
+    for &n in &SIZES {
+        let (start, lengths, target) = setup(n);
+        let mut joints = start.clone();
+        group.throughput(Throughput::Elements(n as u64 * u64::from(ITERS)));
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                joints.copy_from_slice(&start);
+                solve_fabrik(black_box(&mut joints), &lengths, black_box(target), &ChainLimits::NONE, &fabrik_settings)
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("latency_bound");
+    for &n in &SIZES {
+        let (start, lengths, target) = setup(n);
+        let mut joints = start.clone();
+        group.throughput(Throughput::Elements(n as u64 * u64::from(ITERS)));
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                joints.copy_from_slice(&start);
+                latency_bound(black_box(&mut joints), &lengths, black_box(target), ITERS)
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("ccd");
+    for &n in &SIZES {
+        let (start, _, target) = setup(n);
+        let mut joints = start.clone();
+        group.throughput(Throughput::Elements(n as u64 * u64::from(ITERS)));
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                joints.copy_from_slice(&start);
+                solve_ccd(black_box(&mut joints), black_box(target), &ChainLimits::NONE, &ccd_settings)
+            })
+        });
+    }
+    group.finish();
+
+    c.bench_function("two_bone", |b| {
+        b.iter(|| {
+            solve_two_bone(
+                black_box(Vec2::new(1.0, 2.0)),
+                black_box(30.0),
+                black_box(40.0),
+                black_box(Vec2::new(40.0, 20.0)),
+                black_box(1.0),
+                black_box(0.5),
+            )
+        })
+    });
+}
+
+#[allow(missing_docs)]
+mod group {
+    use super::*;
+    criterion_group! { name = benches; config = config(); targets = chains }
+}
+criterion_main!(group::benches);

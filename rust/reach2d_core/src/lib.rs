@@ -48,9 +48,19 @@
 //! 0..100 with 10% zeros, random poses, reachable targets taken as the tip of another random
 //! pose of the same chain), tolerance 0.5, `max_iterations = 64`, no limits:
 //!
-//! ITERATION_STATS_PLACEHOLDER
+//! | solver | cases | reached | mean iterations | median | p99 | max |
+//! |---|---|---|---|---|---|---|
+//! | FABRIK | 10000 | 99.91% | 1.36 | 1 | 9 | 64 |
+//! | CCD | 10000 | 98.52% | 7.84 | 3 | 64 | 64 |
 //!
-//! Produced by `cargo test -p reach2d_core --release --test reach_rate -- --ignored --nocapture`.
+//! FABRIK meets the 99.9% goal; its misses are targets on the inner edge of the reachable
+//! annulus (one long bone folded back), where it converges slowly. Plain CCD converges
+//! linearly along arcs on some curled chains: about 1.5% of these targets need more than 64
+//! sweeps (the distance still shrinks every sweep). Prefer FABRIK for long chains that must
+//! land exactly; CCD for damped, "physical" motion.
+//!
+//! Produced by (machine and timings in `BENCHMARKS.md`):
+//! `cargo test -p reach2d_core --release --test reach_rate -- --ignored --nocapture`.
 
 #![deny(unsafe_code)]
 
