@@ -1,0 +1,276 @@
+//! A chain of Bone2D nodes: found once, checked cheaply every solve, read into flat arrays, written back as
+//! local rotations.
+//!
+//! Per solve this costs O(N) engine calls and, once the buffers have grown to the chain's length, no heap
+//! allocation: each bone's local transform and rotation are read once, the globals are composed here (never read
+//! back from the engine), and only each bone's `rotation` is written.
+
+use glam::Affine2;
+use godot::classes::{Bone2D, CanvasItem, Engine, Node};
+use godot::obj::{Gd, InstanceId};
+use godot::prelude::*;
+use reach2d_core::write_back::{BonePose, ChainPose};
+use reach2d_core::{AngleLimit, ChainLimits, ChainSolver, SolveReport, Vec2};
+
+use crate::convert::affine;
+use crate::problem::SetupProblem;
+
+/// How the tip bone's end is placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TipEnd {
+    /// `Vector2.from_angle(bone_angle) * length` in the tip bone's space: the end effector of a chain.
+    BoneLength,
+    /// `Vector2.from_angle(bone_angle)`: only the direction matters (look-at).
+    Direction,
+}
+
+/// The bones of one IK node, root first, with the buffers its solves reuse.
+#[derive(Default)]
+pub struct BoneChain {
+    bones: Vec<Gd<Bone2D>>,
+    ids: Vec<InstanceId>,
+    /// The root bone's parent when it is a CanvasItem (its global transform places the chain).
+    parent: Option<Gd<CanvasItem>>,
+    root_parent_id: Option<InstanceId>,
+    /// The chain as last read.
+    pub poses: Vec<BonePose>,
+    pub parent_transform: Affine2,
+    pub tip_offset: Vec2,
+    /// Global joints: each bone's origin, then the tip's end. Solvers work on these in place.
+    pub joints: Vec<Vec2>,
+    /// Segment lengths between consecutive joints, global px.
+    pub lengths: Vec<f32>,
+    /// Rotations to write, one per bone.
+    pub rotations: Vec<f32>,
+    /// Segment-angle limits for the solvers, derived from rotation limits each solve.
+    pub segment_limits: Vec<Option<AngleLimit>>,
+    /// Editor only: the rotations the user authored, which the preview solves from and saving restores.
+    authored: Vec<f32>,
+    /// Editor only: what the last solve wrote, to tell the user's own edits apart from the preview's.
+    written: Vec<f32>,
+    has_written: bool,
+}
+
+impl BoneChain {
+    /// Number of bones in the resolved chain.
+    pub fn len(&self) -> usize {
+        self.bones.len()
+    }
+
+    /// Forgets the resolved chain (after `root_bone`/`tip_bone` change), restoring the authored pose first.
+    pub fn reset(&mut self) {
+        self.restore_authored();
+        self.bones.clear();
+        self.ids.clear();
+        self.parent = None;
+        self.root_parent_id = None;
+        self.has_written = false;
+    }
+
+    /// Makes sure the cached chain is `root ..= tip` and still linked the same way, resolving it again if not.
+    ///
+    /// With `direct_child`, the tip must be the root's direct child (two-bone). Allocates only when the chain
+    /// is resolved anew and longer than before.
+    pub fn ensure(
+        &mut self,
+        root: Option<&Gd<Bone2D>>,
+        tip: Option<&Gd<Bone2D>>,
+        direct_child: bool,
+    ) -> Result<(), SetupProblem> {
+        let root = root.ok_or(SetupProblem::NoRootBone)?;
+        let tip = tip.ok_or(SetupProblem::NoTipBone)?;
+        if !root.is_instance_valid() || !tip.is_instance_valid() {
+            return Err(SetupProblem::BoneFreed);
+        }
+        if self.still_linked(root, tip) {
+            return Ok(());
+        }
+        self.reset();
+        let problem = self.resolve(root, tip, direct_child);
+        if problem.is_err() {
+            self.bones.clear();
+            self.ids.clear();
+        }
+        problem
+    }
+
+    fn still_linked(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>) -> bool {
+        let (Some(&first), Some(&last)) = (self.ids.first(), self.ids.last()) else { return false };
+        if first != root.instance_id() || last != tip.instance_id() {
+            return false;
+        }
+        // Every bone still exists and its parent is still the one it had when the chain was resolved.
+        self.bones.iter().enumerate().all(|(i, bone)| {
+            let expected = if i == 0 { self.root_parent_id } else { Some(self.ids[i - 1]) };
+            bone.is_instance_valid() && bone.get_parent().map(|p| p.instance_id()) == expected
+        })
+    }
+
+    fn resolve(&mut self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, direct_child: bool) -> Result<(), SetupProblem> {
+        let root_id = root.instance_id();
+        let mut bone = tip.clone();
+        while bone.instance_id() != root_id {
+            self.ids.push(bone.instance_id());
+            self.bones.push(bone.clone());
+            let parent = bone.get_parent().ok_or(SetupProblem::TipNotUnderRoot)?;
+            bone = match parent.try_cast::<Bone2D>() {
+                Ok(parent) => parent,
+                // A non-bone in between, or the root is not above the tip at all.
+                Err(other) => return Err(if is_ancestor(root_id, other) {
+                    SetupProblem::NodeBetweenIsNotBone2D
+                } else {
+                    SetupProblem::TipNotUnderRoot
+                }),
+            };
+        }
+        self.ids.push(root_id);
+        self.bones.push(bone);
+        self.bones.reverse();
+        self.ids.reverse();
+        if direct_child && self.bones.len() != 2 {
+            return Err(SetupProblem::TipNotChildOfRoot);
+        }
+        let parent = self.bones[0].get_parent();
+        self.root_parent_id = parent.as_ref().map(|p| p.instance_id());
+        self.parent = parent.and_then(|p| p.try_cast::<CanvasItem>().ok());
+        Ok(())
+    }
+
+    /// Reads the chain's pose into the flat buffers: local poses, global joints and segment lengths.
+    ///
+    /// In the editor the preview solves from the pose the user authored: a rotation that differs from what the
+    /// last solve wrote is the user's edit and becomes the new authored rotation.
+    pub fn read(&mut self, tip_end: TipEnd) -> Result<(), SetupProblem> {
+        let n = self.bones.len();
+        let Some(tip) = self.bones.last() else { return Err(SetupProblem::NoRootBone) };
+        if !tip.is_inside_tree() {
+            return Err(SetupProblem::BoneOutsideTree);
+        }
+        let direction = Vec2::from_angle(tip.get_bone_angle());
+        self.tip_offset = match tip_end {
+            TipEnd::BoneLength => direction * tip.get_length(),
+            TipEnd::Direction => direction,
+        };
+        self.parent_transform = self.parent.as_ref().map_or(Affine2::IDENTITY, |p| affine(p.get_global_transform()));
+        self.poses.clear();
+        for bone in &self.bones {
+            let rotation = bone.get_rotation();
+            let local = affine(bone.get_transform());
+            let basis = glam::Mat2::from_angle(-rotation) * local.matrix2;
+            self.poses.push(BonePose { position: local.translation, rotation, basis });
+        }
+        if Engine::singleton().is_editor_hint() {
+            self.authored.resize(n, 0.0);
+            for (i, pose) in self.poses.iter_mut().enumerate() {
+                if !self.has_written || (pose.rotation - self.written[i]).abs() > 1e-5 {
+                    self.authored[i] = pose.rotation;
+                }
+                pose.rotation = self.authored[i];
+            }
+        }
+        let finite = self.parent_transform.is_finite()
+            && self.tip_offset.is_finite()
+            && self.poses.iter().all(|p| p.position.is_finite() && p.rotation.is_finite() && p.basis.is_finite());
+        if !finite {
+            return Err(SetupProblem::PoseNotFinite);
+        }
+        self.joints.resize(n + 1, Vec2::ZERO);
+        let pose = ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset };
+        pose.joints(&mut self.joints);
+        self.lengths.clear();
+        self.lengths.extend(self.joints.windows(2).map(|w| w[0].distance(w[1])));
+        self.rotations.resize(n, 0.0);
+        self.segment_limits.resize(n, None);
+        if !self.joints.iter().all(|j| j.is_finite()) {
+            return Err(SetupProblem::PoseNotFinite);
+        }
+        Ok(())
+    }
+
+    /// The pose as last read.
+    pub fn pose(&self) -> ChainPose<'_> {
+        ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset }
+    }
+
+    /// Turns the solved joints into rotations (blended by `weight`, held in `rotation_limits`) and writes them.
+    ///
+    /// Returns the global end effector of the written pose. Writes nothing when any rotation would not be finite.
+    pub fn write_back(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> Result<Vec2, SetupProblem> {
+        let pose = ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset };
+        let effector =
+            pose.write_back(&self.joints, weight, rotation_limits, &mut self.rotations).ok_or(SetupProblem::PoseNotFinite)?;
+        for (bone, &rotation) in self.bones.iter_mut().zip(&self.rotations) {
+            bone.set_rotation(rotation);
+        }
+        if Engine::singleton().is_editor_hint() {
+            self.written.clear();
+            self.written.extend_from_slice(&self.rotations);
+            self.has_written = true;
+        }
+        Ok(effector)
+    }
+
+    /// Solves the chain as last read toward `goal` and writes the result; returns the written end effector and the
+    /// solver's report.
+    ///
+    /// `rotation_limits` bound each bone's local rotation (an empty slice: none); they are translated into the
+    /// solver's segment limits for this pose, and the written rotations are clamped into them again.
+    pub fn solve_and_write(
+        &mut self,
+        solver: &impl ChainSolver,
+        goal: Vec2,
+        weight: f32,
+        rotation_limits: &[Option<AngleLimit>],
+    ) -> Result<(Vec2, SolveReport), SetupProblem> {
+        let rotation_limits = &rotation_limits[..rotation_limits.len().min(self.bones.len())];
+        let limits = if rotation_limits.iter().all(Option::is_none) {
+            ChainLimits::NONE
+        } else {
+            let pose = ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset };
+            let root_direction = pose.segment_limits(&self.joints, rotation_limits, &mut self.segment_limits);
+            ChainLimits { root_direction, per_bone: &self.segment_limits }
+        };
+        let report = solver.solve(&mut self.joints, &self.lengths, goal, &limits).map_err(SetupProblem::Solver)?;
+        let effector = self.write_back(weight, rotation_limits)?;
+        Ok((effector, report))
+    }
+
+    /// Editor: puts the user's authored rotations back (before saving, or when the preview stops).
+    pub fn restore_authored(&mut self) {
+        if self.has_written {
+            set_rotations(&mut self.bones, &self.authored);
+        }
+    }
+
+    /// Editor: puts the preview's last solve back (after saving).
+    pub fn reapply_written(&mut self) {
+        if self.has_written {
+            set_rotations(&mut self.bones, &self.written);
+        }
+    }
+
+    /// Editor: forget the preview, so the next solve treats the current rotations as authored.
+    pub fn forget_preview(&mut self) {
+        self.has_written = false;
+    }
+}
+
+/// `true` when the node `ancestor` is `node` or above it.
+fn is_ancestor(ancestor: InstanceId, node: Gd<Node>) -> bool {
+    let mut current = Some(node);
+    while let Some(n) = current {
+        if n.instance_id() == ancestor {
+            return true;
+        }
+        current = n.get_parent();
+    }
+    false
+}
+
+fn set_rotations(bones: &mut [Gd<Bone2D>], rotations: &[f32]) {
+    for (bone, &rotation) in bones.iter_mut().zip(rotations) {
+        if bone.is_instance_valid() {
+            bone.set_rotation(rotation);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! What every Reach2D node shares: update modes, the target, the solve-and-report cycle, editor preview and
+//! saving, and configuration warnings. Each node class supplies only its own solve.
+
+use godot::classes::notify::CanvasItemNotification;
+use godot::classes::{Engine, Node2D};
+use godot::obj::WithBaseField;
+use godot::prelude::*;
+use reach2d_core::Vec2;
+
+use crate::chain::BoneChain;
+use crate::convert::vec2;
+use crate::problem::{ProblemReporter, SetupProblem};
+
+/// When a node solves by itself.
+#[derive(GodotConvert, Var, Export, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[godot(via = i64)]
+pub enum UpdateMode {
+    /// Every process frame (`_process`), after animation.
+    #[default]
+    Process = 0,
+    /// Every physics frame (`_physics_process`), after animation in physics mode.
+    Physics = 1,
+    /// Only when a script calls `solve()`.
+    Manual = 2,
+}
+
+/// Which engine callback is running.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Tick {
+    Process,
+    Physics,
+}
+
+/// Process priority the nodes take at run time when the user left it at 0, so that in the same frame they run
+/// after AnimationPlayer and AnimationTree (priority 0) have posed the bones. Not applied in the editor, so
+/// scenes are never changed by it.
+pub const RUNTIME_PROCESS_PRIORITY: i32 = 100;
+
+/// What a solve produced: the end effector error (px, or radians for look-at) and the iterations used.
+#[derive(Clone, Copy, Debug)]
+pub struct Solved {
+    pub error: f32,
+    pub iterations: u32,
+}
+
+/// Runtime state every node keeps beside its exported properties.
+#[derive(Default)]
+pub struct IkState {
+    pub chain: BoneChain,
+    reporter: ProblemReporter,
+    /// The current setup problem, for configuration warnings.
+    problem: Option<SetupProblem>,
+    warned: Option<SetupProblem>,
+}
+
+/// The target's global position, or why there is none.
+pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, SetupProblem> {
+    let target = target.ok_or(SetupProblem::NoTarget)?;
+    if !target.is_instance_valid() {
+        return Err(SetupProblem::TargetFreed);
+    }
+    if !target.is_inside_tree() {
+        return Err(SetupProblem::TargetOutsideTree);
+    }
+    let position = vec2(target.get_global_position());
+    if position.is_finite() { Ok(position) } else { Err(SetupProblem::TargetNotFinite) }
+}
+
+/// A Reach2D node: its shared settings and state, and its own solve.
+pub trait IkNode: WithBaseField<Base = Node2D> {
+    fn state(&mut self) -> &mut IkState;
+    fn state_ref(&self) -> &IkState;
+    fn enabled(&self) -> bool;
+    fn update_mode(&self) -> UpdateMode;
+    fn editor_preview(&self) -> bool;
+    /// Records the outcome of a good solve in the node's read-only properties.
+    fn record(&mut self, solved: Solved);
+    /// Checks the setup without touching any bone.
+    fn check_setup(&mut self) -> Result<(), SetupProblem>;
+    /// Reads, solves and writes. On error no bone may have been written.
+    fn solve_once(&mut self) -> Result<Solved, SetupProblem>;
+}
+
+/// `solve()`: solves now, whatever the mode. Returns `true` when the bones were written.
+pub fn solve<T: IkNode>(node: &mut T) -> bool {
+    let outcome = node.solve_once();
+    note(node, outcome.as_ref().err().copied());
+    match outcome {
+        Ok(solved) => {
+            node.record(solved);
+            if Engine::singleton().is_editor_hint() {
+                node.base_mut().queue_redraw();
+            }
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Remembers the current problem, reports a new one once, and refreshes the editor's warnings when it changes.
+fn note<T: IkNode>(node: &mut T, problem: Option<SetupProblem>) {
+    match problem {
+        Some(problem) if !node.state_ref().reporter.is_reported(problem) => {
+            let this = node.base().clone();
+            node.state().reporter.report(&this, problem);
+        }
+        Some(_) => {}
+        None => node.state().reporter.clear(),
+    }
+    let state = node.state();
+    state.problem = problem;
+    if state.warned != problem {
+        state.warned = problem;
+        node.base_mut().update_configuration_warnings();
+    }
+}
+
+/// `_process` / `_physics_process`: solves when the node is enabled and in this tick's mode; in the editor,
+/// every process frame while the preview is on.
+pub fn tick<T: IkNode>(node: &mut T, tick: Tick) {
+    if Engine::singleton().is_editor_hint() {
+        if tick != Tick::Process {
+            return;
+        }
+        if node.enabled() && node.editor_preview() {
+            solve(node);
+        } else {
+            node.state().chain.restore_authored();
+            node.state().chain.forget_preview();
+            let problem = node.check_setup().err();
+            note(node, problem);
+        }
+        return;
+    }
+    let wanted = match node.update_mode() {
+        UpdateMode::Process => tick == Tick::Process,
+        UpdateMode::Physics => tick == Tick::Physics,
+        UpdateMode::Manual => false,
+    };
+    if node.enabled() && wanted {
+        solve(node);
+    }
+}
+
+/// Handles the notifications every node shares: run after animation, and never save a solved pose.
+pub fn notification<T: IkNode>(node: &mut T, what: CanvasItemNotification) {
+    match what {
+        CanvasItemNotification::READY if !Engine::singleton().is_editor_hint() => {
+            let mut base = node.base_mut();
+            if base.get_process_priority() == 0 {
+                base.set_process_priority(RUNTIME_PROCESS_PRIORITY);
+            }
+            if base.get_physics_process_priority() == 0 {
+                base.set_physics_process_priority(RUNTIME_PROCESS_PRIORITY);
+            }
+        }
+        // Saving stores the user's own rotations; the preview's pose comes back right after.
+        CanvasItemNotification::EDITOR_PRE_SAVE => node.state().chain.restore_authored(),
+        CanvasItemNotification::EDITOR_POST_SAVE => node.state().chain.reapply_written(),
+        CanvasItemNotification::EXIT_TREE if Engine::singleton().is_editor_hint() => {
+            node.state().chain.restore_authored();
+            node.state().chain.forget_preview();
+        }
+        _ => {}
+    }
+}
+
+/// Configuration warnings for the scene tree dock.
+pub fn configuration_warnings<T: IkNode>(node: &T) -> PackedStringArray {
+    let mut warnings = PackedStringArray::new();
+    if let Some(problem) = node.state_ref().problem {
+        warnings.push(&problem.message());
+    }
+    warnings
+}
+
+/// Implements what every node class shares, given the fields `target`, `enabled`, `update_mode`,
+/// `editor_preview`, `last_error`, `last_iterations`, `limits` and `state`, and the inherent methods
+/// `check_setup_impl` and `solve_impl`: the update-mode constants, `solve()`, the angle-limit methods, the
+/// [`IkNode`] plumbing and the `_process`/`_notification`/`_draw`/inspector callbacks.
+macro_rules! ik_node_class {
+    ($class:ident) => {
+        #[godot_api(secondary)]
+        impl $class {
+            /// [member update_mode]: solve every process frame (the default).
+            #[constant]
+            pub const UPDATE_PROCESS: i32 = 0;
+            /// [member update_mode]: solve every physics frame.
+            #[constant]
+            pub const UPDATE_PHYSICS: i32 = 1;
+            /// [member update_mode]: solve only when [method solve] is called.
+            #[constant]
+            pub const UPDATE_MANUAL: i32 = 2;
+
+            /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code], leaving
+            /// every bone untouched, when the setup is invalid (the reason is printed once and shown as a
+            /// configuration warning).
+            #[func]
+            pub fn solve(&mut self) -> bool {
+                $crate::common::solve(self)
+            }
+
+            /// Limits bone [param bone_index]'s local [member Node2D.rotation] (wrapped to (-PI, PI]) to
+            /// [[param min_angle], [param max_angle]], in radians; index 0 is the first bone. The limit holds after
+            /// every solve, [member weight] included. A bad index or [param min_angle] > [param max_angle] is an
+            /// error and is ignored. Also editable in the inspector's [i]Angle Limits[/i] group.
+            #[func]
+            pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+                let bones = self.known_bone_count();
+                if self.limits.set(bone_index, min_angle, max_angle, bones) {
+                    self.base_mut().notify_property_list_changed();
+                }
+            }
+
+            /// Removes bone [param bone_index]'s angle limit.
+            #[func]
+            pub fn clear_angle_limits(&mut self, bone_index: i64) {
+                let bones = self.known_bone_count();
+                if self.limits.clear(bone_index, bones) {
+                    self.base_mut().notify_property_list_changed();
+                }
+            }
+
+            /// [code]true[/code] when bone [param bone_index] has an angle limit.
+            #[func]
+            pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+                self.limits.get(bone_index).is_some()
+            }
+
+            /// The number of bones the node drives, or 0 while its setup is invalid.
+            #[func]
+            pub fn get_bone_count(&self) -> i64 {
+                self.state.chain.len() as i64
+            }
+
+            fn known_bone_count(&self) -> Option<usize> {
+                Some(self.state.chain.len()).filter(|&n| n > 0)
+            }
+        }
+
+        impl $crate::common::IkNode for $class {
+            fn state(&mut self) -> &mut $crate::common::IkState {
+                &mut self.state
+            }
+            fn state_ref(&self) -> &$crate::common::IkState {
+                &self.state
+            }
+            fn enabled(&self) -> bool {
+                self.enabled
+            }
+            fn update_mode(&self) -> $crate::common::UpdateMode {
+                self.update_mode
+            }
+            fn editor_preview(&self) -> bool {
+                self.editor_preview
+            }
+            fn record(&mut self, solved: $crate::common::Solved) {
+                self.last_error = solved.error;
+                self.last_iterations = solved.iterations as i32;
+            }
+            fn check_setup(&mut self) -> Result<(), $crate::problem::SetupProblem> {
+                self.check_setup_impl()
+            }
+            fn solve_once(&mut self) -> Result<$crate::common::Solved, $crate::problem::SetupProblem> {
+                self.solve_impl()
+            }
+        }
+
+        #[godot_api]
+        impl godot::classes::INode2D for $class {
+            fn process(&mut self, _delta: f64) {
+                $crate::common::tick(self, $crate::common::Tick::Process);
+            }
+            fn physics_process(&mut self, _delta: f64) {
+                $crate::common::tick(self, $crate::common::Tick::Physics);
+            }
+            fn on_notification(&mut self, what: godot::classes::notify::CanvasItemNotification) {
+                $crate::common::notification(self, what);
+            }
+            fn draw(&mut self) {
+                let mut this = self.to_gd().upcast::<godot::classes::Node2D>();
+                $crate::gizmo::draw(&mut this, &self.state.chain, self.target.as_ref(), self.limits.active());
+            }
+            fn get_configuration_warnings(&self) -> PackedStringArray {
+                $crate::common::configuration_warnings(self)
+            }
+            fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
+                self.limits.property_list(self.state.chain.len())
+            }
+            fn on_get(&self, property: StringName) -> Option<Variant> {
+                self.limits.get_property(&property)
+            }
+            fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+                self.limits.set_property(&property, &value)
+            }
+            fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+                $crate::limits::AngleLimits::property_revert(&property)
+            }
+        }
+    };
+}
+pub(crate) use ik_node_class;

@@ -1,0 +1,82 @@
+//! The editor gizmo every node draws on itself: the chain, the target, and each limited bone's allowed arc.
+
+use core::f32::consts::TAU;
+use godot::classes::{Engine, Node2D};
+use godot::prelude::*;
+use reach2d_core::AngleLimit;
+use reach2d_core::write_back::ChainPose;
+
+use crate::chain::BoneChain;
+use crate::convert::{transform2d, vector2};
+
+const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
+const LIMIT_COLOR: Color = Color::from_rgba(0.35, 0.85, 1.0, 0.55);
+const TARGET_COLOR: Color = Color::from_rgba(1.0, 0.3, 0.45, 0.95);
+
+/// Draws the gizmo into `node`, in global coordinates; only in the editor.
+pub fn draw(node: &mut Gd<Node2D>, chain: &BoneChain, target: Option<&Gd<Node2D>>, limits: &[Option<AngleLimit>]) {
+    if !Engine::singleton().is_editor_hint() || chain.len() == 0 || chain.joints.len() != chain.len() + 1 {
+        return;
+    }
+    let to_local = node.get_global_transform().affine_inverse();
+    node.draw_set_transform_matrix(to_local);
+    let scale = to_local.a.length().max(1e-3);
+    let width = 2.0 / scale;
+
+    // The written pose: the read pose with the rotations of the last solve.
+    let pose = chain.pose();
+    let mut parent = pose.parent;
+    let mut origins = Vec::with_capacity(chain.len() + 1);
+    for (i, bone) in pose.bones.iter().enumerate() {
+        let rotation = chain.rotations.get(i).copied().unwrap_or(bone.rotation);
+        if let Some(limit) = limits.get(i).copied().flatten() {
+            draw_limit(node, &pose, parent, i, limit, 18.0 / scale, width);
+        }
+        parent *= bone.local_with(rotation);
+        origins.push(parent.translation);
+    }
+    origins.push(parent.transform_point2(pose.tip_offset));
+    for pair in origins.windows(2) {
+        node.draw_line_ex(vector2(pair[0]), vector2(pair[1]), CHAIN_COLOR).width(width).done();
+    }
+    for &origin in &origins {
+        node.draw_circle(vector2(origin), 3.0 / scale, CHAIN_COLOR);
+    }
+    if let Some(target) = target.filter(|t| t.is_instance_valid() && t.is_inside_tree()) {
+        let p = target.get_global_position();
+        let r = 7.0 / scale;
+        node.draw_arc_ex(p, r, 0.0, TAU, 24, TARGET_COLOR).width(width).done();
+        node.draw_line_ex(p - Vector2::new(r, 0.0), p + Vector2::new(r, 0.0), TARGET_COLOR).width(width).done();
+        node.draw_line_ex(p - Vector2::new(0.0, r), p + Vector2::new(0.0, r), TARGET_COLOR).width(width).done();
+    }
+    node.draw_set_transform_matrix(transform2d(glam::Affine2::IDENTITY));
+}
+
+/// The arc swept by bone `i`'s child joint as its rotation runs from `limit.min` to `limit.max`.
+fn draw_limit(
+    node: &mut Gd<Node2D>,
+    pose: &ChainPose<'_>,
+    parent: glam::Affine2,
+    i: usize,
+    limit: AngleLimit,
+    radius: f32,
+    width: f32,
+) {
+    let bone = pose.bones[i];
+    let offset = pose.bones.get(i + 1).map_or(pose.tip_offset, |b| b.position);
+    let at = |rotation: f32| (parent * bone.local_with(rotation)).transform_vector2(offset);
+    let (start, end) = (at(limit.min), at(limit.max));
+    if start.length_squared() < 1e-12 || end.length_squared() < 1e-12 {
+        return;
+    }
+    // A reflection in the parent turns the sweep the other way round.
+    let handedness = parent.matrix2.determinant().signum();
+    let from = start.to_angle();
+    let to = from + handedness * limit.width();
+    let center = vector2((parent * bone.local()).translation);
+    let (a, b) = if from <= to { (from, to) } else { (to, from) };
+    node.draw_arc_ex(center, radius, a, b, 24, LIMIT_COLOR).width(width).done();
+    for edge in [start, end] {
+        node.draw_line_ex(center, center + vector2(edge.normalize() * radius), LIMIT_COLOR).width(width * 0.75).done();
+    }
+}

@@ -1,0 +1,24 @@
+//! Reach2D: fast, exact 2D inverse kinematics nodes for Godot 4.
+//!
+//! This file only registers the library. Each node class lives in its own module; `chain` reads and writes
+//! Bone2D chains, `convert` is the one place where Godot and glam types meet, and the solving itself is the
+//! engine-free `reach2d_core` crate. See ARCHITECTURE.md.
+
+use godot::prelude::*;
+
+mod chain;
+mod common;
+mod convert;
+mod gizmo;
+mod limits;
+mod problem;
+
+mod ccd_chain_2d;
+mod fabrik_chain_2d;
+mod look_at_2d;
+mod two_bone_ik_2d;
+
+struct Reach2D;
+
+#[gdextension]
+unsafe impl ExtensionLibrary for Reach2D {}

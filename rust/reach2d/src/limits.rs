@@ -1,0 +1,166 @@
+//! Per-bone angle limits on local rotation, editable from scripts and as inspector properties
+//! (`angle_limits/bone_<i>/enabled`, `.../min_angle`, `.../max_angle`), saved with the scene.
+
+use core::f32::consts::{FRAC_PI_2, PI};
+use godot::global::godot_error;
+use godot::prelude::*;
+use godot::register::info::{PropertyHint, PropertyHintInfo, PropertyInfo, PropertyUsageFlags};
+use reach2d_core::AngleLimit;
+
+const PREFIX: &str = "angle_limits/bone_";
+/// More bones than any chain has; guards the slot vector against absurd indices.
+const MAX_BONES: usize = 4096;
+
+/// `index` as a bone index, or an error printed once per call saying which indices are valid.
+fn checked_index(index: i64, bones: Option<usize>) -> Option<usize> {
+    let limit = bones.unwrap_or(MAX_BONES);
+    match usize::try_from(index) {
+        Ok(i) if i < limit => Some(i),
+        _ => {
+            match bones {
+                Some(n) => godot_error!("angle limits: bone_index {index} is outside the chain (0 = root_bone .. {})", n.saturating_sub(1)),
+                None => godot_error!("angle limits: bone_index {index} is invalid (0 = root_bone, counting toward the tip)"),
+            }
+            None
+        }
+    }
+}
+
+/// One bone's limit as the inspector edits it: kept even while disabled, so toggling loses nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Slot {
+    enabled: bool,
+    min: f32,
+    max: f32,
+}
+
+impl Default for Slot {
+    fn default() -> Self {
+        Slot { enabled: false, min: -FRAC_PI_2, max: FRAC_PI_2 }
+    }
+}
+
+/// Angle limits of a chain, indexed by bone (0 = root bone).
+#[derive(Default)]
+pub struct AngleLimits {
+    slots: Vec<Slot>,
+    /// What the solvers use: `Some` for each enabled, valid slot.
+    active: Vec<Option<AngleLimit>>,
+}
+
+impl AngleLimits {
+    /// The limits the solvers use, one entry per bone that has a slot (possibly fewer than the chain's bones).
+    pub fn active(&self) -> &[Option<AngleLimit>] {
+        &self.active
+    }
+
+    /// Limits bone `index`'s local rotation (radians, wrapped to (-PI, PI]) to `[min, max]`.
+    ///
+    /// `bones` is the chain's length when it is known. A bad index or `min > max` prints an error that says what
+    /// to pass, and changes nothing.
+    pub fn set(&mut self, index: i64, min: f32, max: f32, bones: Option<usize>) -> bool {
+        let Some(index) = checked_index(index, bones) else { return false };
+        if !(min.is_finite() && max.is_finite() && min <= max) {
+            godot_error!("set_angle_limits: min_angle ({min}) must not exceed max_angle ({max}); both are radians in [-PI, PI]");
+            return false;
+        }
+        *self.slot_mut(index) = Slot { enabled: true, min: min.max(-PI), max: max.min(PI) };
+        self.refresh();
+        true
+    }
+
+    /// Removes bone `index`'s limit (its range is kept for the inspector, disabled).
+    pub fn clear(&mut self, index: i64, bones: Option<usize>) -> bool {
+        let Some(index) = checked_index(index, bones) else { return false };
+        if let Some(slot) = self.slots.get_mut(index) {
+            slot.enabled = false;
+        }
+        self.refresh();
+        true
+    }
+
+    /// `(min, max)` of bone `index` when it is limited.
+    pub fn get(&self, index: i64) -> Option<AngleLimit> {
+        usize::try_from(index).ok().and_then(|i| self.active.get(i).copied().flatten())
+    }
+
+    fn slot_mut(&mut self, index: usize) -> &mut Slot {
+        if index >= self.slots.len() {
+            self.slots.resize(index + 1, Slot::default());
+        }
+        &mut self.slots[index]
+    }
+
+    fn refresh(&mut self) {
+        self.active.clear();
+        self.active.extend(self.slots.iter().map(|s| if s.enabled { AngleLimit::new(s.min, s.max) } else { None }));
+    }
+
+    /// Inspector properties for `bones` bones (or more, if limits were set beyond the chain).
+    pub fn property_list(&self, bones: usize) -> Vec<PropertyInfo> {
+        let count = bones.max(self.slots.iter().rposition(|s| *s != Slot::default()).map_or(0, |i| i + 1));
+        let mut list = vec![PropertyInfo::new_group("Angle Limits", "angle_limits/")];
+        let angle_hint = PropertyHintInfo {
+            hint: PropertyHint::RANGE,
+            hint_string: "-180,180,0.1,radians_as_degrees".into(),
+        };
+        for i in 0..count {
+            let base = format!("{PREFIX}{i}/");
+            let mut enabled = PropertyInfo::new_export::<bool>(&format!("{base}enabled"));
+            enabled.usage = PropertyUsageFlags::DEFAULT;
+            list.push(enabled);
+            for name in ["min_angle", "max_angle"] {
+                let mut info = PropertyInfo::new_export::<f32>(&format!("{base}{name}")).with_hint_info(angle_hint.clone());
+                info.usage = PropertyUsageFlags::DEFAULT;
+                list.push(info);
+            }
+        }
+        list
+    }
+
+    fn parse(property: &StringName) -> Option<(usize, String)> {
+        let name = property.to_string();
+        let rest = name.strip_prefix(PREFIX)?;
+        let (index, field) = rest.split_once('/')?;
+        Some((index.parse().ok().filter(|&i| i < MAX_BONES)?, field.to_string()))
+    }
+
+    /// The value of an `angle_limits/...` property, or `None` for other properties.
+    pub fn get_property(&self, property: &StringName) -> Option<Variant> {
+        let (index, field) = Self::parse(property)?;
+        let slot = self.slots.get(index).copied().unwrap_or_default();
+        match field.as_str() {
+            "enabled" => Some(slot.enabled.to_variant()),
+            "min_angle" => Some(slot.min.to_variant()),
+            "max_angle" => Some(slot.max.to_variant()),
+            _ => None,
+        }
+    }
+
+    /// Sets an `angle_limits/...` property; `false` for other properties. An inverted range is accepted while
+    /// editing (one end is dragged past the other) but only a valid range limits the bone.
+    pub fn set_property(&mut self, property: &StringName, value: &Variant) -> bool {
+        let Some((index, field)) = Self::parse(property) else { return false };
+        let slot = self.slot_mut(index);
+        match field.as_str() {
+            "enabled" => slot.enabled = value.try_to::<bool>().unwrap_or(false),
+            "min_angle" => slot.min = value.try_to::<f32>().unwrap_or(slot.min).clamp(-PI, PI),
+            "max_angle" => slot.max = value.try_to::<f32>().unwrap_or(slot.max).clamp(-PI, PI),
+            _ => return false,
+        }
+        self.refresh();
+        true
+    }
+
+    /// The inspector's revert value for an `angle_limits/...` property.
+    pub fn property_revert(property: &StringName) -> Option<Variant> {
+        let (_, field) = Self::parse(property)?;
+        let default = Slot::default();
+        match field.as_str() {
+            "enabled" => Some(default.enabled.to_variant()),
+            "min_angle" => Some(default.min.to_variant()),
+            "max_angle" => Some(default.max.to_variant()),
+            _ => None,
+        }
+    }
+}

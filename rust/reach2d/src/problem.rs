@@ -1,0 +1,78 @@
+//! Setup problems: why a node cannot solve, said once and in words that tell the user what to do.
+
+use godot::classes::{Engine, Node2D};
+use godot::prelude::*;
+use reach2d_core::SolveError;
+
+/// Why a node did not solve. Shown as a configuration warning in the editor and reported once at run time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SetupProblem {
+    NoTarget,
+    TargetFreed,
+    TargetOutsideTree,
+    TargetNotFinite,
+    NoRootBone,
+    NoTipBone,
+    NoBone,
+    BoneFreed,
+    TipNotUnderRoot,
+    NodeBetweenIsNotBone2D,
+    TipNotChildOfRoot,
+    BoneOutsideTree,
+    PoseNotFinite,
+    Solver(SolveError),
+}
+
+impl SetupProblem {
+    /// A sentence that says what is wrong and what to do about it.
+    pub fn message(self) -> String {
+        match self {
+            Self::NoTarget => "No target: set `target` to the Node2D the chain should reach.".into(),
+            Self::TargetFreed => "The target was freed: set `target` to a Node2D that exists.".into(),
+            Self::TargetOutsideTree => "The target is not inside the scene tree: add it to the tree or pick another target.".into(),
+            Self::TargetNotFinite => "The target's global position is NaN or infinite: give it a finite position (check for zero scale or a division by zero in your script).".into(),
+            Self::NoRootBone => "No root bone: set `root_bone` to the first Bone2D of the chain.".into(),
+            Self::NoTipBone => "No tip bone: set `tip_bone` to the last Bone2D of the chain (the root bone or one of its Bone2D descendants).".into(),
+            Self::NoBone => "No bone: set `bone` to the Bone2D to turn.".into(),
+            Self::BoneFreed => "A bone of the chain was freed: set the bones again.".into(),
+            Self::TipNotUnderRoot => "`tip_bone` is not `root_bone` or one of its descendants: pick bones on one branch of the skeleton.".into(),
+            Self::NodeBetweenIsNotBone2D => "A node between `root_bone` and `tip_bone` is not a Bone2D: every node of the chain must be a Bone2D.".into(),
+            Self::TipNotChildOfRoot => "`tip_bone` must be a direct Bone2D child of `root_bone` (upper and lower limb).".into(),
+            Self::BoneOutsideTree => "The bones are not inside the scene tree.".into(),
+            Self::PoseNotFinite => "The bones' transforms are NaN or infinite (a zero scale?): the bones keep their pose until they are finite again.".into(),
+            Self::Solver(error) => format!("The solver rejected the chain: {error}."),
+        }
+    }
+}
+
+/// Reports each new problem once, so a broken setup prints one message, not one per frame.
+#[derive(Default)]
+pub struct ProblemReporter {
+    last: Option<SetupProblem>,
+}
+
+impl ProblemReporter {
+    /// Reports `problem` for `node` unless it is the one reported last. In the editor, configuration warnings say
+    /// it instead, so nothing is printed.
+    pub fn report(&mut self, node: &Gd<Node2D>, problem: SetupProblem) {
+        if self.is_reported(problem) {
+            return;
+        }
+        self.last = Some(problem);
+        if Engine::singleton().is_editor_hint() {
+            return;
+        }
+        let path = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };
+        godot_error!("{} ({}): {}", node.get_class(), path, problem.message());
+    }
+
+    /// `true` when `problem` is the one reported last.
+    pub fn is_reported(&self, problem: SetupProblem) -> bool {
+        self.last == Some(problem)
+    }
+
+    /// Forgets the last problem after a good solve, so a recurring problem is reported again.
+    pub fn clear(&mut self) {
+        self.last = None;
+    }
+}

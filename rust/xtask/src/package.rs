@@ -1,0 +1,61 @@
+//! `cargo xtask package`: a zip that a user unpacks into the root of their own Godot project.
+
+use crate::{Result, build, repo_root};
+use std::io::Write;
+use std::path::Path;
+use zip::write::SimpleFileOptions;
+
+pub fn package() -> Result {
+    let release_lib = build(true)?;
+    let root = repo_root();
+    let addon = root.join("addons/reach2d");
+    let version = env!("CARGO_PKG_VERSION");
+    let dist = root.join("dist");
+    std::fs::create_dir_all(&dist).map_err(|e| format!("cannot create {}: {e}", dist.display()))?;
+    let out = dist.join(format!("reach2d-{version}.zip"));
+    let file = std::fs::File::create(&out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let mut zip = zip::ZipWriter::new(file);
+    let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let mut count = 0;
+    add_dir(&mut zip, &addon, "addons/reach2d", options, &mut count)?;
+    // The editor and debug exports load the `debug` entry: ship the optimized library under both names, so users
+    // never carry a 90 MB unoptimized build.
+    let bytes = std::fs::read(&release_lib).map_err(|e| format!("cannot read {}: {e}", release_lib.display()))?;
+    for name in [crate::addon_library_name(false), crate::addon_library_name(true)] {
+        zip.start_file(format!("addons/reach2d/bin/{name}"), options).map_err(|e| e.to_string())?;
+        zip.write_all(&bytes).map_err(|e| e.to_string())?;
+        count += 1;
+    }
+    zip.finish().map_err(|e| format!("cannot finish {}: {e}", out.display()))?;
+    println!("xtask: wrote {} ({count} files); unzip it into your Godot project's folder", out.display());
+    Ok(())
+}
+
+fn add_dir(
+    zip: &mut zip::ZipWriter<std::fs::File>,
+    dir: &Path,
+    prefix: &str,
+    options: SimpleFileOptions,
+    count: &mut usize,
+) -> Result {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // Editor caches and half-copied libraries are not part of the addon.
+        if name.starts_with('.') || name.ends_with(".import") || name == "bin" {
+            continue;
+        }
+        let path = entry.path();
+        let inner = format!("{prefix}/{name}");
+        if path.is_dir() {
+            add_dir(zip, &path, &inner, options, count)?;
+        } else {
+            let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            zip.start_file(inner.as_str(), options).map_err(|e| e.to_string())?;
+            zip.write_all(&bytes).map_err(|e| e.to_string())?;
+            *count += 1;
+        }
+    }
+    Ok(())
+}

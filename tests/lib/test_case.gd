@@ -1,0 +1,87 @@
+extends Node
+## Base of every test file: assertions that record failures instead of stopping, and builders for
+## Skeleton2D/Bone2D scenes. The runner makes one instance per `test_*` method and adds it to the tree.
+
+var failures: PackedStringArray = []
+
+
+func expect(condition: bool, message: String) -> bool:
+	if not condition:
+		failures.append(message)
+	return condition
+
+
+func expect_near(actual: float, expected: float, tolerance: float, message: String) -> bool:
+	var ok := is_finite(actual) and absf(actual - expected) <= tolerance
+	return expect(ok, "%s: got %s, expected %s ± %s" % [message, actual, expected, tolerance])
+
+
+func expect_vec_near(actual: Vector2, expected: Vector2, tolerance: float, message: String) -> bool:
+	var ok := actual.is_finite() and actual.distance_to(expected) <= tolerance
+	return expect(ok, "%s: got %s, expected %s (off by %s, tolerance %s)" % [message, actual, expected, actual.distance_to(expected), tolerance])
+
+
+## A Skeleton2D under this test node holding a chain of bones along `angles` (local rotations) with
+## `lengths`; returns the skeleton. The bones are named bone_0 .. bone_<n-1>, each the parent of the next.
+func make_chain(lengths: Array, angles: Array = [], skeleton_scale := Vector2.ONE, position := Vector2(400, 300)) -> Skeleton2D:
+	var skeleton := Skeleton2D.new()
+	skeleton.name = "Skeleton"
+	skeleton.position = position
+	skeleton.scale = skeleton_scale
+	add_child(skeleton)
+	var parent: Node = skeleton
+	for i in lengths.size():
+		var bone := Bone2D.new()
+		bone.name = "bone_%d" % i
+		bone.set_autocalculate_length_and_angle(false)
+		bone.set_length(lengths[i])
+		bone.set_bone_angle(0.0)
+		bone.position = Vector2.ZERO if i == 0 else Vector2(lengths[i - 1], 0)
+		bone.rotation = angles[i] if i < angles.size() else 0.0
+		parent.add_child(bone)
+		bone.rest = bone.transform
+		parent = bone
+	return skeleton
+
+
+func bones_of(skeleton: Node) -> Array[Bone2D]:
+	var out: Array[Bone2D] = []
+	var node: Node = skeleton
+	while node.get_child_count() > 0:
+		var next: Node = null
+		for child in node.get_children():
+			if child is Bone2D:
+				next = child
+				break
+		if next == null:
+			break
+		out.append(next)
+		node = next
+	return out
+
+
+## The end of a bone along its bone_angle: the chain's end effector when it is the tip.
+func bone_end(bone: Bone2D) -> Vector2:
+	return bone.global_transform * (Vector2.from_angle(bone.get_bone_angle()) * bone.get_length())
+
+
+func make_target(at: Vector2) -> Node2D:
+	var target := Node2D.new()
+	target.name = "Target"
+	add_child(target)
+	target.global_position = at
+	return target
+
+
+func rotations_of(bones: Array) -> PackedFloat32Array:
+	var out := PackedFloat32Array()
+	for bone in bones:
+		out.append(bone.rotation)
+	return out
+
+
+func all_finite(bones: Array) -> bool:
+	for bone in bones:
+		if not is_finite(bone.rotation) or not bone.global_position.is_finite():
+			return false
+	return true
