@@ -85,3 +85,48 @@ func all_finite(bones: Array) -> bool:
 		if not is_finite(bone.rotation) or not bone.global_position.is_finite():
 			return false
 	return true
+
+
+## An IK node of class `klass` driving `skeleton`'s chain from bone `root_index` to `tip_index` toward `target`,
+## in manual mode unless told otherwise.
+func make_ik(klass: String, skeleton: Node, target: Node2D, root_index := 0, tip_index := -1, mode := 2) -> Node2D:
+	var bones := bones_of(skeleton)
+	var ik: Node2D = ClassDB.instantiate(klass)
+	ik.name = klass
+	ik.update_mode = mode
+	ik.target = target
+	if klass == "LookAt2D":
+		ik.bone = bones[root_index]
+	else:
+		ik.root_bone = bones[root_index]
+		ik.tip_bone = bones[tip_index]
+	add_child(ik)
+	return ik
+
+
+## Each bone's global origin, then the tip's end.
+func joints_of(bones: Array) -> PackedVector2Array:
+	var out := PackedVector2Array()
+	for bone in bones:
+		out.append(bone.global_position)
+	out.append(bone_end(bones[-1]))
+	return out
+
+
+## Largest relative change of any segment length between two joint lists.
+func worst_length_change(before: PackedVector2Array, after: PackedVector2Array) -> float:
+	var worst := 0.0
+	for i in before.size() - 1:
+		var a := before[i].distance_to(before[i + 1])
+		var b := after[i].distance_to(after[i + 1])
+		if a > 1e-3:
+			worst = maxf(worst, absf(a - b) / a)
+	return worst
+
+
+func reach_of(bones: Array) -> float:
+	var joints := joints_of(bones)
+	var total := 0.0
+	for i in joints.size() - 1:
+		total += joints[i].distance_to(joints[i + 1])
+	return total

@@ -116,11 +116,13 @@ impl BoneChain {
             bone = match parent.try_cast::<Bone2D>() {
                 Ok(parent) => parent,
                 // A non-bone in between, or the root is not above the tip at all.
-                Err(other) => return Err(if is_ancestor(root_id, other) {
-                    SetupProblem::NodeBetweenIsNotBone2D
-                } else {
-                    SetupProblem::TipNotUnderRoot
-                }),
+                Err(other) => {
+                    return Err(if is_ancestor(root_id, other) {
+                        SetupProblem::NodeBetweenIsNotBone2D
+                    } else {
+                        SetupProblem::TipNotUnderRoot
+                    });
+                }
             };
         }
         self.ids.push(root_id);
@@ -197,8 +199,9 @@ impl BoneChain {
     /// Returns the global end effector of the written pose. Writes nothing when any rotation would not be finite.
     pub fn write_back(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> Result<Vec2, SetupProblem> {
         let pose = ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset };
-        let effector =
-            pose.write_back(&self.joints, weight, rotation_limits, &mut self.rotations).ok_or(SetupProblem::PoseNotFinite)?;
+        let effector = pose
+            .write_back(&self.joints, weight, rotation_limits, &mut self.rotations)
+            .ok_or(SetupProblem::PoseNotFinite)?;
         for (bone, &rotation) in self.bones.iter_mut().zip(&self.rotations) {
             bone.set_rotation(rotation);
         }

@@ -2,9 +2,9 @@
 //!
 //! Reach2D builds with Godot's default single precision, so `real` is `f32` and every conversion is exact.
 
+use glam::{Affine2, Mat2};
 use godot::builtin::{Transform2D, Vector2};
 use reach2d_core::Vec2;
-use glam::{Affine2, Mat2};
 
 /// A Godot vector as a glam vector.
 pub fn vec2(v: Vector2) -> Vec2 {

@@ -18,8 +18,13 @@ fn checked_index(index: i64, bones: Option<usize>) -> Option<usize> {
         Ok(i) if i < limit => Some(i),
         _ => {
             match bones {
-                Some(n) => godot_error!("angle limits: bone_index {index} is outside the chain (0 = root_bone .. {})", n.saturating_sub(1)),
-                None => godot_error!("angle limits: bone_index {index} is invalid (0 = root_bone, counting toward the tip)"),
+                Some(n) => godot_error!(
+                    "angle limits: bone_index {index} is outside the chain (0 = root_bone .. {})",
+                    n.saturating_sub(1)
+                ),
+                None => {
+                    godot_error!("angle limits: bone_index {index} is invalid (0 = root_bone, counting toward the tip)")
+                }
             }
             None
         }
@@ -61,7 +66,9 @@ impl AngleLimits {
     pub fn set(&mut self, index: i64, min: f32, max: f32, bones: Option<usize>) -> bool {
         let Some(index) = checked_index(index, bones) else { return false };
         if !(min.is_finite() && max.is_finite() && min <= max) {
-            godot_error!("set_angle_limits: min_angle ({min}) must not exceed max_angle ({max}); both are radians in [-PI, PI]");
+            godot_error!(
+                "set_angle_limits: min_angle ({min}) must not exceed max_angle ({max}); both are radians in [-PI, PI]"
+            );
             return false;
         }
         *self.slot_mut(index) = Slot { enabled: true, min: min.max(-PI), max: max.min(PI) };
@@ -100,17 +107,16 @@ impl AngleLimits {
     pub fn property_list(&self, bones: usize) -> Vec<PropertyInfo> {
         let count = bones.max(self.slots.iter().rposition(|s| *s != Slot::default()).map_or(0, |i| i + 1));
         let mut list = vec![PropertyInfo::new_group("Angle Limits", "angle_limits/")];
-        let angle_hint = PropertyHintInfo {
-            hint: PropertyHint::RANGE,
-            hint_string: "-180,180,0.1,radians_as_degrees".into(),
-        };
+        let angle_hint =
+            PropertyHintInfo { hint: PropertyHint::RANGE, hint_string: "-180,180,0.1,radians_as_degrees".into() };
         for i in 0..count {
             let base = format!("{PREFIX}{i}/");
             let mut enabled = PropertyInfo::new_export::<bool>(&format!("{base}enabled"));
             enabled.usage = PropertyUsageFlags::DEFAULT;
             list.push(enabled);
             for name in ["min_angle", "max_angle"] {
-                let mut info = PropertyInfo::new_export::<f32>(&format!("{base}{name}")).with_hint_info(angle_hint.clone());
+                let mut info =
+                    PropertyInfo::new_export::<f32>(&format!("{base}{name}")).with_hint_info(angle_hint.clone());
                 info.usage = PropertyUsageFlags::DEFAULT;
                 list.push(info);
             }

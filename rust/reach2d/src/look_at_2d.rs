@@ -78,7 +78,8 @@ impl LookAt2D {
         chain.joints[1] = origin + solution.direction;
         let effector = chain.write_back(self.weight, self.limits.active())?;
         let to_target = goal - origin;
-        let error = if to_target.length_squared() > 0.0 { signed_angle(effector - origin, to_target).abs() } else { 0.0 };
+        let error =
+            if to_target.length_squared() > 0.0 { signed_angle(effector - origin, to_target).abs() } else { 0.0 };
         Ok(Solved { error, iterations: 1 })
     }
 }

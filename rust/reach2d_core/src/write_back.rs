@@ -38,11 +38,7 @@ pub struct BonePose {
 
 impl Default for BonePose {
     fn default() -> Self {
-        Self {
-            position: Vec2::ZERO,
-            rotation: 0.0,
-            basis: Mat2::IDENTITY,
-        }
+        Self { position: Vec2::ZERO, rotation: 0.0, basis: Mat2::IDENTITY }
     }
 }
 
@@ -51,15 +47,8 @@ impl BonePose {
     #[must_use]
     pub fn new(position: Vec2, rotation: f32, scale: Vec2, skew: f32) -> Self {
         let (sin, cos) = skew.sin_cos();
-        let basis = Mat2::from_cols(
-            Vec2::new(scale.x, 0.0),
-            Vec2::new(-scale.y * sin, scale.y * cos),
-        );
-        Self {
-            position,
-            rotation,
-            basis,
-        }
+        let basis = Mat2::from_cols(Vec2::new(scale.x, 0.0), Vec2::new(-scale.y * sin, scale.y * cos));
+        Self { position, rotation, basis }
     }
 
     /// The local transform with this pose's own rotation.
@@ -89,9 +78,7 @@ pub struct ChainPose<'a> {
 impl ChainPose<'_> {
     /// The offset of bone `i`'s child joint in bone `i`'s own space.
     fn child_offset(&self, i: usize) -> Vec2 {
-        self.bones
-            .get(i + 1)
-            .map_or(self.tip_offset, |next| next.position)
+        self.bones.get(i + 1).map_or(self.tip_offset, |next| next.position)
     }
 
     /// Writes the global joint positions of this pose: each bone's origin, then the tip's end.
@@ -140,12 +127,8 @@ impl ChainPose<'_> {
             if let (Some(limit), Some(slot)) = (limit, out.get_mut(i)) {
                 *slot = if segment.length_squared() > DEGENERATE_SQ {
                     let handedness = parent.matrix2.determinant().signum();
-                    let offset =
-                        wrap_angle(signed_angle(reference, segment) - handedness * bone.rotation);
-                    let (a, b) = (
-                        offset + handedness * limit.min,
-                        offset + handedness * limit.max,
-                    );
+                    let offset = wrap_angle(signed_angle(reference, segment) - handedness * bone.rotation);
+                    let (a, b) = (offset + handedness * limit.min, offset + handedness * limit.max);
                     AngleLimit::new(a.min(b), a.max(b))
                 } else {
                     None
@@ -187,17 +170,12 @@ impl ChainPose<'_> {
             let clamp = |angle: f32| limit.map_or(angle, |l| l.clamp(wrap_angle(angle)));
             let aim = bone.basis * self.child_offset(i);
             let v = solved_parent.inverse().transform_point2(joints[i + 1]) - bone.position;
-            let solved =
-                if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ {
-                    v.to_angle() - aim.to_angle()
-                } else {
-                    bone.rotation
-                };
-            let solved = if solved.is_finite() {
-                clamp(solved)
+            let solved = if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ {
+                v.to_angle() - aim.to_angle()
             } else {
                 bone.rotation
             };
+            let solved = if solved.is_finite() { clamp(solved) } else { bone.rotation };
             let written = clamp(lerp_angle(bone.rotation, solved, weight));
             if !written.is_finite() {
                 return None;
@@ -228,10 +206,7 @@ mod tests {
     struct Lcg(u64);
     impl Lcg {
         fn next(&mut self) -> f32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
         }
         fn range(&mut self, lo: f32, hi: f32) -> f32 {
@@ -260,11 +235,7 @@ mod tests {
         );
         let tip_offset = Vec2::from_angle(rng.range(-PI, PI)) * rng.range(5.0, 40.0);
         let bones: &'static [BonePose] = Box::leak(bones.clone().into_boxed_slice());
-        ChainPose {
-            parent,
-            bones,
-            tip_offset,
-        }
+        ChainPose { parent, bones, tip_offset }
     }
 
     #[test]
@@ -276,52 +247,25 @@ mod tests {
             let n = 1 + case % 8;
             let pose = mirrored_chain(&mut rng, n, &mut scratch);
             // The goal: the same chain with other rotations.
-            let goal_bones: Vec<BonePose> = pose
-                .bones
-                .iter()
-                .map(|b| BonePose {
-                    rotation: rng.range(-PI, PI),
-                    ..*b
-                })
-                .collect();
-            let goal = ChainPose {
-                bones: &goal_bones,
-                ..pose
-            };
+            let goal_bones: Vec<BonePose> =
+                pose.bones.iter().map(|b| BonePose { rotation: rng.range(-PI, PI), ..*b }).collect();
+            let goal = ChainPose { bones: &goal_bones, ..pose };
             let mut goal_joints = vec![Vec2::ZERO; n + 1];
             goal.joints(&mut goal_joints);
 
             let mut out = vec![0.0; n];
-            let effector = pose
-                .write_back(&goal_joints, 1.0, &[], &mut out)
-                .expect("finite");
+            let effector = pose.write_back(&goal_joints, 1.0, &[], &mut out).expect("finite");
             // Every bone lands on its goal joint, so the written rotations are the goal's (mod TAU).
-            let written: Vec<BonePose> = pose
-                .bones
-                .iter()
-                .zip(&out)
-                .map(|(b, &r)| BonePose { rotation: r, ..*b })
-                .collect();
+            let written: Vec<BonePose> =
+                pose.bones.iter().zip(&out).map(|(b, &r)| BonePose { rotation: r, ..*b }).collect();
             let mut joints = vec![Vec2::ZERO; n + 1];
-            ChainPose {
-                bones: &written,
-                ..pose
-            }
-            .joints(&mut joints);
+            ChainPose { bones: &written, ..pose }.joints(&mut joints);
             for (a, b) in joints.iter().zip(&goal_joints) {
                 worst = worst.max(a.distance(*b));
             }
-            assert!(
-                effector.distance(goal_joints[n]) < 1e-2,
-                "case {case}: effector {effector} vs {}",
-                goal_joints[n]
-            );
+            assert!(effector.distance(goal_joints[n]) < 1e-2, "case {case}: effector {effector} vs {}", goal_joints[n]);
             for (r, g) in out.iter().zip(&goal_bones) {
-                assert!(
-                    wrap_angle(r - g.rotation).abs() < 1e-3,
-                    "case {case}: rotation {r} vs {}",
-                    g.rotation
-                );
+                assert!(wrap_angle(r - g.rotation).abs() < 1e-3, "case {case}: rotation {r} vs {}", g.rotation);
             }
         }
         assert!(worst < 1e-2, "worst joint error {worst}");
@@ -335,31 +279,14 @@ mod tests {
             BonePose::new(Vec2::new(50.0, 0.0), 0.3, Vec2::new(-1.0, 1.0), 0.0),
             BonePose::new(Vec2::new(50.0, 0.0), -0.2, Vec2::ONE, 0.0),
         ];
-        let pose = ChainPose {
-            parent: Affine2::IDENTITY,
-            bones: &bones,
-            tip_offset: Vec2::new(40.0, 0.0),
-        };
+        let pose = ChainPose { parent: Affine2::IDENTITY, bones: &bones, tip_offset: Vec2::new(40.0, 0.0) };
         let goal_bones = [
-            BonePose {
-                rotation: 0.5,
-                ..bones[0]
-            },
-            BonePose {
-                rotation: -0.4,
-                ..bones[1]
-            },
-            BonePose {
-                rotation: 0.9,
-                ..bones[2]
-            },
+            BonePose { rotation: 0.5, ..bones[0] },
+            BonePose { rotation: -0.4, ..bones[1] },
+            BonePose { rotation: 0.9, ..bones[2] },
         ];
         let mut goal = [Vec2::ZERO; 4];
-        ChainPose {
-            bones: &goal_bones,
-            ..pose
-        }
-        .joints(&mut goal);
+        ChainPose { bones: &goal_bones, ..pose }.joints(&mut goal);
         let mut out = [0.0; 3];
         let effector = pose.write_back(&goal, 1.0, &[], &mut out).unwrap();
         assert!(effector.distance(goal[3]) < 1e-3);
@@ -368,49 +295,23 @@ mod tests {
 
     #[test]
     fn weight_blends_local_rotations_and_zero_keeps_the_input() {
-        let bones = [
-            BonePose::new(Vec2::ZERO, 0.2, Vec2::ONE, 0.0),
-            BonePose::new(Vec2::new(10.0, 0.0), 0.0, Vec2::ONE, 0.0),
-        ];
-        let pose = ChainPose {
-            parent: Affine2::IDENTITY,
-            bones: &bones,
-            tip_offset: Vec2::new(10.0, 0.0),
-        };
-        let goal_bones = [
-            BonePose {
-                rotation: 1.2,
-                ..bones[0]
-            },
-            BonePose {
-                rotation: -0.6,
-                ..bones[1]
-            },
-        ];
+        let bones =
+            [BonePose::new(Vec2::ZERO, 0.2, Vec2::ONE, 0.0), BonePose::new(Vec2::new(10.0, 0.0), 0.0, Vec2::ONE, 0.0)];
+        let pose = ChainPose { parent: Affine2::IDENTITY, bones: &bones, tip_offset: Vec2::new(10.0, 0.0) };
+        let goal_bones = [BonePose { rotation: 1.2, ..bones[0] }, BonePose { rotation: -0.6, ..bones[1] }];
         let mut goal = [Vec2::ZERO; 3];
-        ChainPose {
-            bones: &goal_bones,
-            ..pose
-        }
-        .joints(&mut goal);
+        ChainPose { bones: &goal_bones, ..pose }.joints(&mut goal);
         let mut out = [0.0; 2];
         pose.write_back(&goal, 0.0, &[], &mut out).unwrap();
         assert_eq!(out, [0.2, 0.0]);
         pose.write_back(&goal, 0.5, &[], &mut out).unwrap();
-        assert!(
-            (out[0] - 0.7).abs() < 1e-5 && (out[1] + 0.3).abs() < 1e-5,
-            "{out:?}"
-        );
+        assert!((out[0] - 0.7).abs() < 1e-5 && (out[1] + 0.3).abs() < 1e-5, "{out:?}");
     }
 
     #[test]
     fn limits_clamp_solved_and_written_rotations() {
         let bones = [BonePose::new(Vec2::ZERO, 0.0, Vec2::ONE, 0.0)];
-        let pose = ChainPose {
-            parent: Affine2::IDENTITY,
-            bones: &bones,
-            tip_offset: Vec2::new(10.0, 0.0),
-        };
+        let pose = ChainPose { parent: Affine2::IDENTITY, bones: &bones, tip_offset: Vec2::new(10.0, 0.0) };
         let goal = [Vec2::ZERO, Vec2::new(0.0, 10.0)]; // needs +PI/2
         let limits = [AngleLimit::new(-0.5, 0.5)];
         let mut out = [0.0; 1];
@@ -426,9 +327,8 @@ mod tests {
         let mut scratch = Vec::new();
         for _ in 0..200 {
             let pose = mirrored_chain(&mut rng, 3, &mut scratch);
-            let limits: Vec<Option<AngleLimit>> = (0..3)
-                .map(|_| AngleLimit::new(rng.range(-2.0, 0.0), rng.range(0.0, 2.0)))
-                .collect();
+            let limits: Vec<Option<AngleLimit>> =
+                (0..3).map(|_| AngleLimit::new(rng.range(-2.0, 0.0), rng.range(0.0, 2.0))).collect();
             let mut joints = [Vec2::ZERO; 4];
             pose.joints(&mut joints);
             let mut seg = [None; 3];
@@ -438,29 +338,15 @@ mod tests {
                     .bones
                     .iter()
                     .zip(&limits)
-                    .map(|(b, l)| BonePose {
-                        rotation: if edge == 0 {
-                            l.unwrap().min
-                        } else {
-                            l.unwrap().max
-                        },
-                        ..*b
-                    })
+                    .map(|(b, l)| BonePose { rotation: if edge == 0 { l.unwrap().min } else { l.unwrap().max }, ..*b })
                     .collect();
                 let mut q = [Vec2::ZERO; 4];
-                ChainPose {
-                    bones: &moved,
-                    ..pose
-                }
-                .joints(&mut q);
+                ChainPose { bones: &moved, ..pose }.joints(&mut q);
                 let mut reference = root_direction;
                 for i in 0..3 {
                     let segment = q[i + 1] - q[i];
                     let limit = seg[i].unwrap();
-                    assert!(
-                        limit.contains(signed_angle(reference, segment), 1e-3),
-                        "bone {i}: {limit:?}"
-                    );
+                    assert!(limit.contains(signed_angle(reference, segment), 1e-3), "bone {i}: {limit:?}");
                     reference = segment;
                 }
             }
@@ -471,21 +357,15 @@ mod tests {
     fn degenerate_input_keeps_rotations_and_never_gives_nan() {
         // A zero-scale parent: no direction is defined, so every bone keeps its rotation.
         let bones = [BonePose::new(Vec2::new(3.0, 0.0), 0.4, Vec2::ONE, 0.0)];
-        let pose = ChainPose {
-            parent: Affine2::from_scale(Vec2::ZERO),
-            bones: &bones,
-            tip_offset: Vec2::new(10.0, 0.0),
-        };
+        let pose =
+            ChainPose { parent: Affine2::from_scale(Vec2::ZERO), bones: &bones, tip_offset: Vec2::new(10.0, 0.0) };
         let mut out = [9.0; 1];
         let effector = pose.write_back(&[Vec2::ZERO, Vec2::new(5.0, 5.0)], 1.0, &[], &mut out);
         assert_eq!(out, [0.4]);
         assert!(effector.is_some_and(|e| e.is_finite()));
         // Too few joints or a NaN weight: nothing to write.
         assert!(pose.write_back(&[Vec2::ZERO], 1.0, &[], &mut out).is_none());
-        assert!(
-            pose.write_back(&[Vec2::ZERO, Vec2::ONE], f32::NAN, &[], &mut out)
-                .is_none()
-        );
+        assert!(pose.write_back(&[Vec2::ZERO, Vec2::ONE], f32::NAN, &[], &mut out).is_none());
     }
 
     #[test]

@@ -54,7 +54,11 @@ impl Godot {
         let library_path = format!("{}:{}", lib.display(), lib.join("pulseaudio").display());
         Godot {
             program: lib.join("ld-linux-x86-64.so.2"),
-            prefix_args: vec!["--library-path".into(), library_path, sysroot.join("usr/bin/godot").display().to_string()],
+            prefix_args: vec![
+                "--library-path".into(),
+                library_path,
+                sysroot.join("usr/bin/godot").display().to_string(),
+            ],
         }
     }
 
@@ -79,19 +83,12 @@ impl Godot {
 fn check_version(version: &str) -> Result {
     let mut parts = version.split(|c: char| !c.is_ascii_digit()).filter_map(|p| p.parse::<u32>().ok());
     let found = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
-    if found >= MIN_VERSION {
-        Ok(())
-    } else {
-        Err(format!("Godot {version} is too old: Reach2D needs 4.3 or newer"))
-    }
+    if found >= MIN_VERSION { Ok(()) } else { Err(format!("Godot {version} is too old: Reach2D needs 4.3 or newer")) }
 }
 
 /// The Debian archive URI this machine's apt already uses (so no host name is written into the repository).
 fn debian_archive_uri() -> Option<String> {
-    let mut texts = Vec::new();
-    for file in ["/etc/apt/sources.list"] {
-        texts.push(fs::read_to_string(file).unwrap_or_default());
-    }
+    let mut texts = vec![fs::read_to_string("/etc/apt/sources.list").unwrap_or_default()];
     if let Ok(dir) = fs::read_dir("/etc/apt/sources.list.d") {
         for entry in dir.flatten() {
             let path = entry.path();
@@ -113,11 +110,13 @@ fn debian_archive_uri() -> Option<String> {
 }
 
 fn fetch_debian_godot(sysroot: &Path) -> Result {
-    let no_godot = "no Godot 4.3+ found. Install Godot 4.3 or newer and put `godot` on PATH, or set GODOT=/path/to/godot";
+    let no_godot =
+        "no Godot 4.3+ found. Install Godot 4.3 or newer and put `godot` on PATH, or set GODOT=/path/to/godot";
     if !Path::new("/etc/debian_version").exists() || Command::new("apt-get").arg("--version").output().is_err() {
         return Err(no_godot.into());
     }
-    let uri = debian_archive_uri().ok_or_else(|| format!("{no_godot} (no Debian archive found in /etc/apt to fetch one)"))?;
+    let uri =
+        debian_archive_uri().ok_or_else(|| format!("{no_godot} (no Debian archive found in /etc/apt to fetch one)"))?;
     println!("xtask: no Godot 4.3+ found; fetching Debian sid's `godot` into {}", sysroot.display());
     println!("xtask: (about 150 MB once; it is reused afterwards. Set GODOT to use your own Godot instead.)");
 
@@ -128,7 +127,8 @@ fn fetch_debian_godot(sysroot: &Path) -> Result {
     let sources = apt.join("sources.list");
     let keyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
     let signed = if Path::new(keyring).exists() { format!("[signed-by={keyring}] ") } else { String::new() };
-    let write = |path: &Path, text: &str| fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()));
+    let write =
+        |path: &Path, text: &str| fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()));
     write(&sources, &format!("deb {signed}{uri} sid main\n"))?;
     // An empty dpkg status: apt then resolves the whole dependency closure instead of trusting the host's packages.
     write(&apt.join("status"), "")?;
@@ -195,12 +195,8 @@ pub fn run_logged(cmd: &mut Command, log: &Path, timeout: Duration) -> Result<Ru
     }
     let file = fs::File::create(log).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
     let file2 = file.try_clone().map_err(|e| e.to_string())?;
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(file)
-        .stderr(file2)
-        .spawn()
-        .map_err(|e| format!("cannot start Godot: {e}"))?;
+    let mut child =
+        cmd.stdin(Stdio::null()).stdout(file).stderr(file2).spawn().map_err(|e| format!("cannot start Godot: {e}"))?;
     let start = Instant::now();
     let (success, timed_out) = loop {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {

@@ -116,7 +116,12 @@ fn run_godot_tests(tally: &mut Tally) -> Result {
     for file in files {
         let log = root.join("target/godot-tests").join(file.replace(".gd", ".log"));
         let run = run_logged(
-            godot.command().args(["--headless", "--path"]).arg(&project).args(["-s", "res://runner.gd", "--"]).arg(&file),
+            godot
+                .command()
+                .args(["--headless", "--path"])
+                .arg(&project)
+                .args(["-s", "res://runner.gd", "--"])
+                .arg(&file),
             &log,
             FILE_TIMEOUT,
         )?;
