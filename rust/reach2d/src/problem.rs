@@ -27,7 +27,7 @@ impl SetupProblem {
     /// A sentence that says what is wrong and what to do about it.
     pub fn message(self) -> String {
         match self {
-            Self::NoTarget => "No target: set `target` to the Node2D the chain should reach.".into(),
+            Self::NoTarget => "No target: set `target` to the Node2D to reach (or, for LookAt2D, to look at).".into(),
             Self::TargetFreed => "The target was freed: set `target` to a Node2D that exists.".into(),
             Self::TargetOutsideTree => "The target is not inside the scene tree: add it to the tree or pick another target.".into(),
             Self::TargetNotFinite => "The target's global position is NaN or infinite: give it a finite position (check for zero scale or a division by zero in your script).".into(),

@@ -1,0 +1,174 @@
+extends "res://lib/test_case.gd"
+## Bad input never panics, never writes NaN, leaves the bones and last_error/last_iterations as they were, and is
+## reported once, not every frame.
+
+const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+
+
+class CountingLogger extends Logger:
+	var errors: PackedStringArray = []
+	var mutex := Mutex.new()
+
+	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
+		mutex.lock()
+		errors.append(rationale if rationale != "" else code)
+		mutex.unlock()
+
+	func count(needle: String) -> int:
+		mutex.lock()
+		var n := 0
+		for e in errors:
+			if needle in e:
+				n += 1
+		mutex.unlock()
+		return n
+
+
+func setup(klass: String) -> Dictionary:
+	var skeleton := make_chain([40.0, 30.0, 20.0], [0.3, -0.6, 0.4])
+	var target := make_target(Vector2(430, 340))
+	var tip := 1 if klass == "TwoBoneIk2D" else 2
+	var ik := make_ik(klass, skeleton, target, 0, tip)
+	expect(ik.solve(), "%s: a good first solve" % klass)
+	return {"skeleton": skeleton, "bones": bones_of(skeleton), "target": target, "ik": ik}
+
+
+## Calls solve() and checks that it refused and changed nothing.
+func expect_refused(case: Dictionary, label: String) -> void:
+	var ik: Node2D = case["ik"]
+	var bones: Array = case["bones"]
+	var live := []
+	for b in bones:
+		if is_instance_valid(b):
+			live.append(b)
+	var before := rotations_of(live)
+	var error_before: float = ik.last_error
+	var iterations_before: int = ik.last_iterations
+	expect(ik.solve() == false, "%s: solve() returns false" % label)
+	expect(rotations_of(live) == before, "%s: bones untouched" % label)
+	expect(ik.last_error == error_before and ik.last_iterations == iterations_before, "%s: last_error/last_iterations unchanged" % label)
+	expect(all_finite(live), "%s: no NaN in any bone" % label)
+
+
+func free_case(case: Dictionary) -> void:
+	for key in ["skeleton", "target", "ik"]:
+		if is_instance_valid(case[key]):
+			case[key].free()
+
+
+func test_unset_freed_and_outside_targets() -> void:
+	for klass in CLASSES:
+		var case := setup(klass)
+		case["ik"].target = null
+		expect_refused(case, "%s target unset" % klass)
+		var outside := Node2D.new()
+		case["ik"].target = outside
+		expect_refused(case, "%s target outside the tree" % klass)
+		outside.free()
+		expect_refused(case, "%s target freed" % klass)
+		var t := make_target(Vector2(NAN, 10))
+		case["ik"].target = t
+		expect_refused(case, "%s target at NaN" % klass)
+		t.global_position = Vector2(INF, -INF)
+		expect_refused(case, "%s target at infinity" % klass)
+		t.global_position = Vector2(420, 330)
+		expect(case["ik"].solve(), "%s: solves again once the target is good" % klass)
+		t.free()
+		free_case(case)
+
+
+func test_unset_and_freed_bones_and_broken_chains() -> void:
+	for klass in CLASSES:
+		var case := setup(klass)
+		var bones: Array = case["bones"]
+		var ik: Node2D = case["ik"]
+		if klass == "LookAt2D":
+			ik.bone = null
+			expect_refused(case, "LookAt2D bone unset")
+			ik.bone = bones[0]
+		else:
+			ik.tip_bone = null
+			expect_refused(case, "%s tip unset" % klass)
+			# A tip that is not under the root.
+			var other := make_chain([10.0, 10.0], [], Vector2.ONE, Vector2(50, 50))
+			ik.tip_bone = bones_of(other)[1]
+			expect_refused(case, "%s tip not under root" % klass)
+			other.free()
+			expect_refused(case, "%s tip freed" % klass)
+			if klass == "TwoBoneIk2D":
+				ik.tip_bone = bones[2]
+				expect_refused(case, "TwoBoneIk2D tip not a direct child")
+			ik.tip_bone = bones[1]
+			# A plain Node2D between two bones breaks the chain.
+			var spacer := Node2D.new()
+			var child: Bone2D = bones[1]
+			bones[0].remove_child(child)
+			bones[0].add_child(spacer)
+			spacer.add_child(child)
+			expect_refused(case, "%s non-bone inside the chain" % klass)
+			spacer.remove_child(child)
+			bones[0].add_child(child)
+			spacer.free()
+			expect(ik.solve(), "%s: solves again once the chain is whole" % klass)
+		# Freeing a bone of a working chain.
+		var root: Bone2D = bones[0]
+		root.free()
+		expect_refused(case, "%s root bone freed" % klass)
+		free_case(case)
+
+
+func test_degenerate_chains_stay_finite() -> void:
+	for klass in CLASSES:
+		# Zero-length bones and coincident joints.
+		var skeleton := make_chain([40.0, 0.0, 30.0, 0.0], [0.3, 0.5, -0.4, 0.2])
+		var bones := bones_of(skeleton)
+		bones[2].position = Vector2.ZERO
+		var target := make_target(Vector2(440, 320))
+		var tip := 1 if klass == "TwoBoneIk2D" else 3
+		var ik := make_ik(klass, skeleton, target, 0, tip)
+		ik.solve()
+		expect(all_finite(bones), "%s zero-length bones: finite" % klass)
+		# The target exactly on the root.
+		target.global_position = bones[0].global_position
+		ik.solve()
+		expect(all_finite(bones), "%s target at the root: finite" % klass)
+		# Huge coordinates.
+		target.global_position = Vector2(1e6, -1e6)
+		ik.solve()
+		expect(all_finite(bones), "%s target at 1e6: finite" % klass)
+		# Zero scale collapses the skeleton: nothing may become NaN.
+		target.global_position = Vector2(430, 330)
+		skeleton.scale = Vector2.ZERO
+		ik.solve()
+		expect(all_finite(bones), "%s zero-scale skeleton: finite" % klass)
+		skeleton.scale = Vector2.ONE
+		bones[1].scale = Vector2.ZERO
+		ik.solve()
+		expect(all_finite(bones), "%s zero-scale bone: finite" % klass)
+		for node in [skeleton, target, ik]:
+			node.free()
+
+
+func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
+	if not ClassDB.class_exists("Logger"):
+		print("Logger needs Godot 4.5+; counting skipped")
+		return
+	var logger := CountingLogger.new()
+	OS.add_logger(logger)
+	for klass in CLASSES:
+		var case := setup(klass)
+		case["ik"].update_mode = 0
+		case["ik"].target = null
+		for i in 20:
+			await get_tree().process_frame
+		expect(logger.count("No target") == 1, "%s: one error for 20 frames without a target (got %d)" % [klass, logger.count("No target")])
+		# After a good solve, a new problem is reported again, once.
+		case["ik"].target = case["target"]
+		await get_tree().process_frame
+		case["ik"].target = null
+		for i in 5:
+			await get_tree().process_frame
+		expect(logger.count("No target") == 2, "%s: reported again after recovering (got %d)" % [klass, logger.count("No target")])
+		logger.errors.clear()
+		free_case(case)
+	OS.remove_logger(logger)
