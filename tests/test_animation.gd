@@ -1,0 +1,75 @@
+extends "res://lib/test_case.gd"
+## IK layers on top of animation: in the same frame it runs after AnimationPlayer has posed the bones (even when
+## the player comes later in the tree), and `weight` blends the animated and the solved pose.
+
+const ANIMATED := [0.5, -0.4, 0.3]
+
+
+func make_animated_chain(player_first: bool) -> Dictionary:
+	var skeleton := make_chain([40.0, 30.0, 20.0], ANIMATED)
+	skeleton.name = "Skeleton%d" % get_child_count()  # each player animates its own skeleton
+	var target := make_target(skeleton.global_position + Vector2(30, 50))
+	var ik: Node2D
+	var player := AnimationPlayer.new()
+	player.name = "Player"
+	var library := AnimationLibrary.new()
+	var animation := Animation.new()
+	animation.length = 1.0
+	animation.loop_mode = Animation.LOOP_LINEAR
+	var path := String(skeleton.name)
+	for i in ANIMATED.size():
+		path += "/bone_%d" % i
+		var track := animation.add_track(Animation.TYPE_VALUE)
+		animation.track_set_path(track, path + ":rotation")
+		animation.track_insert_key(track, 0.0, ANIMATED[i])
+		# Moving keys: a player that holds still does not rewrite unchanged values every frame.
+		animation.track_insert_key(track, 1.0, ANIMATED[i] + 0.6)
+	library.add_animation("pose", animation)
+	player.add_animation_library("", library)
+	if player_first:
+		add_child(player)
+		ik = make_ik("FabrikChain2D", skeleton, target, 0, -1, 0)
+	else:
+		ik = make_ik("FabrikChain2D", skeleton, target, 0, -1, 0)
+		add_child(player)  # later in the tree: would run after the IK without the node's process priority
+	player.play("pose")
+	return {"skeleton": skeleton, "bones": bones_of(skeleton), "target": target, "ik": ik, "player": player}
+
+
+func test_ik_runs_after_animation_in_the_same_frame() -> void:
+	for player_first in [true, false]:
+		var case := make_animated_chain(player_first)
+		for i in 5:
+			await get_tree().process_frame
+		var ik: Node2D = case["ik"]
+		var bones: Array = case["bones"]
+		expect(not is_equal_approx(bones[0].rotation, animated_value(case, 0)), "the IK changed the animated pose")
+		var label := "player %s the IK node" % ("before" if player_first else "after")
+		expect(ik.last_error >= 0.0 and ik.last_error <= ik.tolerance, "%s: IK solved (last_error %s)" % [label, ik.last_error])
+		expect_vec_near(bone_end(bones[-1]), case["target"].global_position, ik.tolerance + 1e-3, "%s: the visible pose is the IK pose" % label)
+		for key in ["skeleton", "target", "ik", "player"]:
+			case[key].free()
+
+
+## What the animation sets bone `i` to at the player's current position.
+func animated_value(case: Dictionary, i: int) -> float:
+	var player: AnimationPlayer = case["player"]
+	var animation := player.get_animation("pose")
+	return animation.value_track_interpolate(i, player.current_animation_position)
+
+
+func test_weight_blends_animation_and_ik() -> void:
+	# Two identical animated chains in the same frames, one fully solved and one at weight 0.5.
+	var full := make_animated_chain(false)
+	var half := make_animated_chain(false)
+	half["ik"].weight = 0.5
+	var worst := 0.0
+	for frame in 8:
+		await get_tree().process_frame
+		for i in ANIMATED.size():
+			var expected := lerp_angle(animated_value(half, i), full["bones"][i].rotation, 0.5)
+			worst = maxf(worst, absf(angle_difference(half["bones"][i].rotation, expected)))
+	expect(worst < 1e-3, "every frame each bone is halfway between animation and IK (worst %s rad)" % worst)
+	for case in [full, half]:
+		for key in ["skeleton", "target", "ik", "player"]:
+			case[key].free()
