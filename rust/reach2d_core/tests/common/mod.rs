@@ -111,3 +111,86 @@ pub fn random_limits(rng: &mut Rng, n: usize) -> Vec<Option<AngleLimit>> {
         })
         .collect()
 }
+
+/// Joint positions of a chain posed with *relative* bone angles `rel` from `root`: bone `i`'s
+/// angle is measured from the last non-zero segment before it, else from `root_angle` (the
+/// solvers' limit convention).
+pub fn pose_relative(root: Vec2, root_angle: f32, lengths: &[f32], rel: &[f32]) -> Vec<Vec2> {
+    let mut joints = vec![root];
+    let mut p = root;
+    let mut parent = root_angle;
+    for (&l, &a) in lengths.iter().zip(rel) {
+        let abs = parent + a;
+        p += Vec2::from_angle(abs) * l;
+        joints.push(p);
+        if l > 0.0 {
+            parent = abs;
+        }
+    }
+    joints
+}
+
+/// Relative angles uniform inside each bone's limit (free bones: uniform in `[-PI, PI)`).
+pub fn random_in_limits(rng: &mut Rng, limits: &[Option<AngleLimit>]) -> Vec<f32> {
+    limits
+        .iter()
+        .map(|l| match l {
+            Some(l) => rng.range(l.min, l.max),
+            None => rng.range(-PI, PI),
+        })
+        .collect()
+}
+
+/// A limited chain for the limited reach-rate test: N in 2..=16, lengths in 5..60 with 10%
+/// zeros, ~90% of the bones limited to an arc of width 0.3..2.5 rad with a random middle.
+pub struct LimitedChain {
+    pub root: Vec2,
+    pub root_direction: Vec2,
+    pub lengths: Vec<f32>,
+    pub per_bone: Vec<Option<AngleLimit>>,
+}
+
+impl LimitedChain {
+    pub fn random(rng: &mut Rng) -> Self {
+        let n = 2 + rng.below(15);
+        let lengths = (0..n).map(|_| if rng.unit() < 0.1 { 0.0 } else { rng.range(5.0, 60.0) }).collect();
+        let per_bone = (0..n)
+            .map(|_| {
+                (rng.unit() < 0.9).then(|| {
+                    let width = rng.range(0.3, 2.5);
+                    let min = rng.range(-PI, PI) - 0.5 * width;
+                    AngleLimit::new(min, min + width).unwrap()
+                })
+            })
+            .collect();
+        let root = Vec2::new(rng.range(-200.0, 200.0), rng.range(-200.0, 200.0));
+        let root_direction = Vec2::from_angle(rng.range(-PI, PI));
+        Self { root, root_direction, lengths, per_bone }
+    }
+
+    /// The probe chain of the limits work: 4 bones along +X.
+    pub fn probe() -> Self {
+        let per_bone = [(-0.5, 0.8), (0.0, 1.2), (-1.0, 0.0), (-0.3, 0.3)];
+        Self {
+            root: Vec2::ZERO,
+            root_direction: Vec2::X,
+            lengths: vec![40.0, 35.0, 30.0, 25.0],
+            per_bone: per_bone.iter().map(|&(a, b)| AngleLimit::new(a, b)).collect(),
+        }
+    }
+
+    pub fn limits(&self) -> ChainLimits<'_> {
+        ChainLimits { root_direction: self.root_direction, per_bone: &self.per_bone }
+    }
+
+    /// Joints of a random pose inside the limits.
+    pub fn random_pose(&self, rng: &mut Rng) -> Vec<Vec2> {
+        let rel = random_in_limits(rng, &self.per_bone);
+        pose_relative(self.root, self.root_direction.to_angle(), &self.lengths, &rel)
+    }
+
+    /// The straight pose along the root direction (may violate the limits).
+    pub fn straight(&self) -> Vec<Vec2> {
+        pose_relative(self.root, self.root_direction.to_angle(), &self.lengths, &vec![0.0; self.lengths.len()])
+    }
+}
