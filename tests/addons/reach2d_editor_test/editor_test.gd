@@ -1,0 +1,95 @@
+@tool
+extends EditorPlugin
+## Editor-only tests, run by `cargo xtask test` in a headless editor (REACH2D_EDITOR_TEST=1):
+## the IK preview solves in the editor, saving stores the user's own rotations (never the IK pose), and the
+## preview's pose comes back right after saving. Same output protocol as tests/runner.gd.
+
+const FIXTURE := "res://editor/save_roundtrip.tscn"
+const COPY := "res://editor/roundtrip_copy.tscn"
+const AUTHORED := [0.3, -0.6, 0.4]
+
+var failures: PackedStringArray = []
+
+
+func _enter_tree() -> void:
+	if OS.get_environment("REACH2D_EDITOR_TEST") != "1":
+		return
+	get_tree().create_timer(90.0).timeout.connect(func():
+		printerr("TEST FAIL editor: watchdog: the editor test did not finish")
+		get_tree().quit(3))
+	_run.call_deferred()
+
+
+func expect(condition: bool, message: String) -> void:
+	if not condition:
+		failures.append(message)
+
+
+func bones_in(root: Node) -> Array:
+	return [root.get_node("Skeleton/bone_0"), root.get_node("Skeleton/bone_0/bone_1"), root.get_node("Skeleton/bone_0/bone_1/bone_2")]
+
+
+## The `rotation = ...` value of each bone section in a saved .tscn (0.0 when the line is absent).
+func saved_rotations(path: String) -> Array:
+	var text := FileAccess.get_file_as_string(path)
+	var out := []
+	for name in ["bone_0", "bone_1", "bone_2"]:
+		var start := text.find("[node name=\"%s\"" % name)
+		var end := text.find("[node", start + 1)
+		var section := text.substr(start, end - start if end > 0 else -1)
+		var value := 0.0
+		for line in section.split("\n"):
+			if line.begins_with("rotation = "):
+				value = float(line.trim_prefix("rotation = "))
+		out.append(value)
+	return out
+
+
+func _run() -> void:
+	for i in 10:
+		await get_tree().process_frame
+	DirAccess.copy_absolute(ProjectSettings.globalize_path(FIXTURE), ProjectSettings.globalize_path(COPY))
+	EditorInterface.get_resource_filesystem().update_file(COPY)
+	EditorInterface.open_scene_from_path(COPY)
+	for i in 30:
+		await get_tree().process_frame
+	var root := EditorInterface.get_edited_scene_root()
+	if root == null or root.scene_file_path != COPY:
+		print("TEST FAIL editor::save_roundtrip: the scene did not open")
+		_finish()
+		return
+	var ik := root.get_node("FabrikChain2D")
+	var bones := bones_in(root)
+	var previewed := []
+	for b in bones:
+		previewed.append(b.rotation)
+	var moved := false
+	for i in 3:
+		moved = moved or absf(previewed[i] - AUTHORED[i]) > 1e-3
+	expect(moved, "the preview solves in the editor (rotations %s)" % [previewed])
+	expect(ik.last_error >= 0.0 and ik.last_error <= ik.tolerance, "the preview reaches the target (last_error %s)" % ik.last_error)
+	var error := EditorInterface.save_scene()
+	expect(error == OK, "save_scene() succeeded (%s)" % error)
+	await get_tree().process_frame
+	var saved := saved_rotations(COPY)
+	for i in 3:
+		expect(absf(saved[i] - AUTHORED[i]) < 1e-5, "bone_%d saved with its authored rotation %s, not the IK pose (saved %s)" % [i, AUTHORED[i], saved[i]])
+	for i in 3:
+		expect(absf(bones[i].rotation - previewed[i]) < 1e-4, "bone_%d shows the preview again after saving (%s vs %s)" % [i, bones[i].rotation, previewed[i]])
+	# Turning the preview off gives the user's own pose back.
+	ik.editor_preview = false
+	for i in 3:
+		await get_tree().process_frame
+	for i in 3:
+		expect(absf(bones[i].rotation - AUTHORED[i]) < 1e-5, "bone_%d back at its authored rotation with the preview off (%s)" % [i, bones[i].rotation])
+	if failures.is_empty():
+		print("TEST PASS editor::save_roundtrip")
+	else:
+		print("TEST FAIL editor::save_roundtrip: " + " | ".join(failures))
+	_finish()
+
+
+func _finish() -> void:
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(COPY))
+	print("REACH2D_DONE")
+	get_tree().quit(0)
