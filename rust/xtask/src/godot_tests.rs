@@ -125,6 +125,14 @@ fn run_godot_tests(tally: &mut Tally) -> Result {
         cmd.env("REACH2D_EDITOR_TEST", "1").args(["--headless", "--editor", "--path"]).arg(&project);
         run_test_process("editor (save round trip)", &mut cmd, tally)?;
     }
+    // The demo project checks its own scenes (same output protocol): every IK effector tracks its target.
+    let demo = root.join("godot_project");
+    if demo.join("demo_runner.gd").exists() && ("demo".contains(&filter) || filter.is_empty()) {
+        write_extension_list(&demo)?;
+        let mut cmd = godot.command();
+        cmd.args(["--headless", "--path"]).arg(&demo).args(["-s", "res://demo_runner.gd", "--", "--check"]);
+        run_test_process("demo scenes", &mut cmd, tally)?;
+    }
     Ok(())
 }
 
