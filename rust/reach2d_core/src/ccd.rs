@@ -21,6 +21,7 @@ use glam::Vec2;
 
 use crate::angle::{ChainLimits, signed_angle};
 use crate::fabrik::{TINY_SQ, unit_or};
+use crate::refine::Refiner;
 use crate::{CcdSettings, SolveError, SolveReport, validate};
 
 /// Moves the chain toward `target` with CCD; returns what it did.
@@ -118,19 +119,38 @@ pub(crate) fn solve_ccd_unchecked(
     let step = Step::new(settings.max_angle_step);
     let mut iterations = 0;
     let mut last_tip = joints[n];
+    let mut stalled = false;
     while iterations < settings.max_iterations {
         iterations += 1;
         let q =
             if limited { sweep_limited(joints, target, limits, root_dir, step) } else { sweep(joints, target, step) };
         let tip = rebuild(joints, q);
+        let previous = distance;
         distance = tip.distance(target);
-        if distance <= tol || tip == last_tip {
+        if distance <= tol {
+            break;
+        }
+        if tip == last_tip || (REFINE_UNLIMITED || limited) && distance > SLOW_PROGRESS * previous {
+            stalled = true;
             break;
         }
         last_tip = tip;
     }
+    if stalled && (REFINE_UNLIMITED || limited) && iterations < settings.max_iterations {
+        let budget = settings.max_iterations - iterations;
+        let (used, d) =
+            Refiner::new(None, limits, root_dir, settings.max_angle_step).run(joints, target, tol, budget, distance);
+        iterations += used;
+        distance = d;
+    }
     SolveReport::new(iterations, distance, tol)
 }
+
+/// Sweeps continue while each one shrinks the distance to at most this fraction of the
+/// previous one; then the refinement ([`Refiner`]) takes over.
+const SLOW_PROGRESS: f32 = 0.9;
+/// Whether unlimited chains switch to the refinement too.
+const REFINE_UNLIMITED: bool = true;
 
 /// One unlimited tip-to-root sweep. Leaves slot `i + 1` holding bone `i`'s pre-rotated
 /// segment and returns the total rotation (see the module docs); [`rebuild`] finishes it.

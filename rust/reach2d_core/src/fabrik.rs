@@ -3,6 +3,7 @@
 use glam::Vec2;
 
 use crate::angle::{AngleLimit, ChainLimits};
+use crate::refine::Refiner;
 use crate::{FabrikSettings, SolveError, SolveReport, validate};
 
 /// Squared lengths at or below this are treated as zero (no direction).
@@ -86,15 +87,32 @@ pub fn solve_fabrik(
     let mut distance = distance;
     let mut iterations = 0;
     let mut last_tip = tip;
+    if limited {
+        // Limited FABRIK passes while they make progress, then the limit-aware refinement.
+        while iterations < settings.max_iterations {
+            iterations += 1;
+            backward_limited(joints, lengths, target, limits, root_dir, toward_root);
+            let tip = forward_limited(joints, lengths, target, limits, root, root_dir);
+            let previous = distance;
+            distance = tip.distance(target);
+            if distance <= tol || tip == last_tip || distance > LIMITED_PROGRESS * previous {
+                break;
+            }
+            last_tip = tip;
+        }
+        if distance > tol && iterations < settings.max_iterations {
+            let budget = settings.max_iterations - iterations;
+            let (used, d) =
+                Refiner::new(Some(lengths), limits, root_dir, f32::INFINITY).run(joints, target, tol, budget, distance);
+            iterations += used;
+            distance = d;
+        }
+        return Ok(SolveReport::new(iterations, distance, tol));
+    }
     while iterations < settings.max_iterations {
         iterations += 1;
-        let tip = if limited {
-            backward_limited(joints, lengths, target, limits, root_dir, toward_root);
-            forward_limited(joints, lengths, target, limits, root, root_dir)
-        } else {
-            backward(joints, lengths, target, toward_root);
-            forward(joints, lengths, root, toward_target)
-        };
+        backward(joints, lengths, target, toward_root);
+        let tip = forward(joints, lengths, root, toward_target);
         distance = tip.distance(target);
         if distance <= tol || tip == last_tip {
             break;
@@ -103,6 +121,10 @@ pub fn solve_fabrik(
     }
     Ok(SolveReport::new(iterations, distance, tol))
 }
+
+/// With limits, FABRIK passes continue while each one shrinks the distance to at most this
+/// fraction of the previous one; then the refinement ([`Refiner`]) takes over.
+const LIMITED_PROGRESS: f32 = 0.9;
 
 /// Tip-to-root pass: pins the tip at `target` and pulls each joint toward its old position at
 /// its bone's length. `fallback` is the root-ward direction used when no previous segment has

@@ -68,6 +68,7 @@ mod angle;
 mod ccd;
 mod fabrik;
 mod look_at;
+mod refine;
 mod two_bone;
 mod validate;
 pub mod write_back;
