@@ -83,6 +83,18 @@ pub trait IkNode: WithBaseField<Base = Node2D> {
 
 /// `solve()`: solves now, whatever the mode. Returns `true` when the bones were written.
 pub fn solve<T: IkNode>(node: &mut T) -> bool {
+    counted(|| solve_counted(node))
+}
+
+/// Runs the nodes' own per-frame code; debug builds count its heap allocations for the tests (there must be none).
+pub fn counted<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(debug_assertions)]
+    return crate::debug_alloc::count_in(f);
+    #[cfg(not(debug_assertions))]
+    f()
+}
+
+fn solve_counted<T: IkNode>(node: &mut T) -> bool {
     let outcome = node.solve_once();
     note(node, outcome.as_ref().err().copied());
     match outcome {
@@ -118,12 +130,16 @@ fn note<T: IkNode>(node: &mut T, problem: Option<SetupProblem>) {
 /// `_process` / `_physics_process`: solves when the node is enabled and in this tick's mode; in the editor,
 /// every process frame while the preview is on.
 pub fn tick<T: IkNode>(node: &mut T, tick: Tick) {
+    counted(|| tick_counted(node, tick));
+}
+
+fn tick_counted<T: IkNode>(node: &mut T, tick: Tick) {
     if Engine::singleton().is_editor_hint() {
         if tick != Tick::Process {
             return;
         }
         if node.enabled() && node.editor_preview() {
-            solve(node);
+            solve_counted(node);
         } else {
             node.state().chain.restore_authored();
             node.state().chain.forget_preview();
@@ -138,7 +154,7 @@ pub fn tick<T: IkNode>(node: &mut T, tick: Tick) {
         UpdateMode::Manual => false,
     };
     if node.enabled() && wanted {
-        solve(node);
+        solve_counted(node);
     }
 }
 
@@ -288,10 +304,10 @@ macro_rules! ik_node_class {
                 self.limits.property_list(self.state.chain.len())
             }
             fn on_get(&self, property: StringName) -> Option<Variant> {
-                self.limits.get_property(&property)
+                $crate::common::counted(|| self.limits.get_property(&property))
             }
             fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-                self.limits.set_property(&property, &value)
+                $crate::common::counted(|| self.limits.set_property(&property, &value))
             }
             fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
                 $crate::limits::AngleLimits::property_revert(&property)

@@ -9,6 +9,8 @@ use godot::prelude::*;
 mod chain;
 mod common;
 mod convert;
+#[cfg(debug_assertions)]
+mod debug_alloc;
 mod gizmo;
 mod limits;
 mod problem;

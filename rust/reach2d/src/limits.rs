@@ -39,6 +39,37 @@ struct Slot {
     max: f32,
 }
 
+/// One of a slot's three inspector properties.
+#[derive(Clone, Copy)]
+enum Field {
+    Enabled,
+    Min,
+    Max,
+}
+
+impl Slot {
+    fn get(self, field: Field) -> Variant {
+        match field {
+            Field::Enabled => self.enabled.to_variant(),
+            Field::Min => self.min.to_variant(),
+            Field::Max => self.max.to_variant(),
+        }
+    }
+}
+
+/// `text` without the leading `prefix`, if it starts with it.
+fn strip_prefix<'a>(text: &'a [char], prefix: &str) -> Option<&'a [char]> {
+    let mut rest = text;
+    for expected in prefix.chars() {
+        let (&first, tail) = rest.split_first()?;
+        if first != expected {
+            return None;
+        }
+        rest = tail;
+    }
+    Some(rest)
+}
+
 impl Default for Slot {
     fn default() -> Self {
         Slot { enabled: false, min: -FRAC_PI_2, max: FRAC_PI_2 }
@@ -124,23 +155,28 @@ impl AngleLimits {
         list
     }
 
-    fn parse(property: &StringName) -> Option<(usize, String)> {
-        let name = property.to_string();
-        let rest = name.strip_prefix(PREFIX)?;
-        let (index, field) = rest.split_once('/')?;
-        Some((index.parse().ok().filter(|&i| i < MAX_BONES)?, field.to_string()))
+    /// Splits `angle_limits/bone_<i>/<field>` into the bone index and the field, without allocating: Godot asks
+    /// `_get`/`_set` about every property access on the node, including per-frame reads of `last_error`.
+    fn parse(property: &StringName) -> Option<(usize, Field)> {
+        let text = GString::from(property);
+        let rest = strip_prefix(text.chars(), PREFIX)?;
+        let slash = rest.iter().position(|&c| c == '/')?;
+        let (digits, field) = (&rest[..slash], &rest[slash + 1..]);
+        if digits.is_empty() || digits.len() > 4 {
+            return None;
+        }
+        let index = digits.iter().try_fold(0usize, |n, c| c.to_digit(10).map(|d| n * 10 + d as usize))?;
+        let field = [(Field::Enabled, "enabled"), (Field::Min, "min_angle"), (Field::Max, "max_angle")]
+            .into_iter()
+            .find(|(_, name)| strip_prefix(field, name).is_some_and(<[char]>::is_empty))?
+            .0;
+        (index < MAX_BONES).then_some((index, field))
     }
 
     /// The value of an `angle_limits/...` property, or `None` for other properties.
     pub fn get_property(&self, property: &StringName) -> Option<Variant> {
         let (index, field) = Self::parse(property)?;
-        let slot = self.slots.get(index).copied().unwrap_or_default();
-        match field.as_str() {
-            "enabled" => Some(slot.enabled.to_variant()),
-            "min_angle" => Some(slot.min.to_variant()),
-            "max_angle" => Some(slot.max.to_variant()),
-            _ => None,
-        }
+        Some(self.slots.get(index).copied().unwrap_or_default().get(field))
     }
 
     /// Sets an `angle_limits/...` property; `false` for other properties. An inverted range is accepted while
@@ -148,11 +184,10 @@ impl AngleLimits {
     pub fn set_property(&mut self, property: &StringName, value: &Variant) -> bool {
         let Some((index, field)) = Self::parse(property) else { return false };
         let slot = self.slot_mut(index);
-        match field.as_str() {
-            "enabled" => slot.enabled = value.try_to::<bool>().unwrap_or(false),
-            "min_angle" => slot.min = value.try_to::<f32>().unwrap_or(slot.min).clamp(-PI, PI),
-            "max_angle" => slot.max = value.try_to::<f32>().unwrap_or(slot.max).clamp(-PI, PI),
-            _ => return false,
+        match field {
+            Field::Enabled => slot.enabled = value.try_to::<bool>().unwrap_or(false),
+            Field::Min => slot.min = value.try_to::<f32>().unwrap_or(slot.min).clamp(-PI, PI),
+            Field::Max => slot.max = value.try_to::<f32>().unwrap_or(slot.max).clamp(-PI, PI),
         }
         self.refresh();
         true
@@ -161,12 +196,6 @@ impl AngleLimits {
     /// The inspector's revert value for an `angle_limits/...` property.
     pub fn property_revert(property: &StringName) -> Option<Variant> {
         let (_, field) = Self::parse(property)?;
-        let default = Slot::default();
-        match field.as_str() {
-            "enabled" => Some(default.enabled.to_variant()),
-            "min_angle" => Some(default.min.to_variant()),
-            "max_angle" => Some(default.max.to_variant()),
-            _ => None,
-        }
+        Some(Slot::default().get(field))
     }
 }

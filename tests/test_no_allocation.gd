@@ -1,0 +1,66 @@
+extends "res://lib/test_case.gd"
+## Steady-state solving makes no heap allocation in the extension's Rust code (counted by the debug build's
+## allocator): buffers are reused, nodes are cached, nothing is built per frame.
+
+
+## Allocations made inside the nodes' own per-frame code: reading bones, solving, writing rotations.
+func allocations() -> int:
+	return ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
+
+
+func all_rust_allocations() -> int:
+	return ClassDB.class_call_static("Reach2DDebug", "rust_heap_allocations")
+
+
+func test_steady_state_solves_allocate_nothing() -> void:
+	if not ClassDB.class_exists("Reach2DDebug"):
+		expect(false, "the debug build registers Reach2DDebug")
+		return
+	var lengths := []
+	for i in 12:
+		lengths.append(20.0)
+	var nodes := []
+	var targets := []
+	for klass in ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]:
+		var skeleton := make_chain(lengths, [0.2, -0.3, 0.25, -0.2])
+		var target := make_target(skeleton.global_position + Vector2(80, 60))
+		var tip := 1 if klass == "TwoBoneIk2D" else lengths.size() - 1
+		var ik := make_ik(klass, skeleton, target, 0, tip, 0)
+		ik.set_angle_limits(0, -1.0, 1.0)
+		nodes.append(ik)
+		targets.append(target)
+	# Warm up: the first solves size the buffers.
+	for frame in 5:
+		await get_tree().process_frame
+	var baseline := allocations()
+	var everything := all_rust_allocations()
+	for frame in 60:
+		for t in targets:
+			t.position += Vector2(cos(frame * 0.3), sin(frame * 0.2)) * 3.0
+		await get_tree().process_frame
+	var used := allocations() - baseline
+	expect(used == 0, "60 frames of four nodes solving made %d heap allocations in the nodes' code" % used)
+	# For the record: what the godot-rust call layer around the callbacks allocated (debug build, strict safeguards).
+	print("godot-rust call layer, debug build: %.1f allocations per node per frame" % ((all_rust_allocations() - everything) / 240.0))
+	for ik in nodes:
+		expect(ik.last_error >= 0.0, "%s solved every frame" % ik.name)
+
+
+func test_reading_and_setting_properties_allocates_nothing_in_the_nodes() -> void:
+	# Godot asks the node's _get/_set about every property access; those must not allocate either.
+	var skeleton := make_chain([30.0, 30.0])
+	var target := make_target(Vector2(420, 330))
+	var ik := make_ik("FabrikChain2D", skeleton, target)
+	ik.set_angle_limits(1, -0.5, 0.5)
+	var x = ik.last_error
+	ik.weight = 0.9
+	var before := all_rust_allocations()
+	var in_nodes := allocations()
+	for i in 20:
+		x = ik.last_error
+		ik.weight = 0.5 + 0.01 * i
+		x = ik.get("angle_limits/bone_1/max_angle")
+	var per_access := (all_rust_allocations() - before) / 60.0
+	print("godot-rust call layer, debug build: %.1f allocations per property access" % per_access)
+	expect(allocations() == in_nodes, "60 property accesses made %d heap allocations in the nodes' _get/_set" % (allocations() - in_nodes))
+	expect_near(ik.get("angle_limits/bone_1/max_angle"), 0.5, 1e-6, "limit property readable")
