@@ -119,6 +119,9 @@ pub(crate) fn solve_ccd_unchecked(
     let step = Step::new(settings.max_angle_step);
     let mut iterations = 0;
     let mut last_tip = joints[n];
+    // Sweeps continue while they make good progress, then the refinement takes over. Damped
+    // sweeps progress slowly by design: they hand over only when they (nearly) stall.
+    let hand_over = if step.0.is_some() { DAMPED_STALL } else { SLOW_PROGRESS };
     let mut stalled = false;
     while iterations < settings.max_iterations {
         iterations += 1;
@@ -130,13 +133,13 @@ pub(crate) fn solve_ccd_unchecked(
         if distance <= tol {
             break;
         }
-        if tip == last_tip || (REFINE_UNLIMITED || limited) && distance > SLOW_PROGRESS * previous {
+        if tip == last_tip || distance > hand_over * previous {
             stalled = true;
             break;
         }
         last_tip = tip;
     }
-    if stalled && (REFINE_UNLIMITED || limited) && iterations < settings.max_iterations {
+    if stalled && iterations < settings.max_iterations {
         let budget = settings.max_iterations - iterations;
         let (used, d) =
             Refiner::new(None, limits, root_dir, settings.max_angle_step).run(joints, target, tol, budget, distance);
@@ -146,11 +149,11 @@ pub(crate) fn solve_ccd_unchecked(
     SolveReport::new(iterations, distance, tol)
 }
 
-/// Sweeps continue while each one shrinks the distance to at most this fraction of the
-/// previous one; then the refinement ([`Refiner`]) takes over.
-const SLOW_PROGRESS: f32 = 0.9;
-/// Whether unlimited chains switch to the refinement too.
-const REFINE_UNLIMITED: bool = true;
+/// Undamped sweeps continue while each one shrinks the distance to at most this fraction of
+/// the previous one; then the refinement ([`Refiner`]) takes over.
+const SLOW_PROGRESS: f32 = 0.5;
+/// The same for damped sweeps (`max_angle_step < PI`).
+const DAMPED_STALL: f32 = 0.99;
 
 /// One unlimited tip-to-root sweep. Leaves slot `i + 1` holding bone `i`'s pre-rotated
 /// segment and returns the total rotation (see the module docs); [`rebuild`] finishes it.

@@ -124,7 +124,7 @@ pub fn solve_fabrik(
 
 /// With limits, FABRIK passes continue while each one shrinks the distance to at most this
 /// fraction of the previous one; then the refinement ([`Refiner`]) takes over.
-const LIMITED_PROGRESS: f32 = 0.9;
+const LIMITED_PROGRESS: f32 = 0.5;
 
 /// Tip-to-root pass: pins the tip at `target` and pulls each joint toward its old position at
 /// its bone's length. `fallback` is the root-ward direction used when no previous segment has

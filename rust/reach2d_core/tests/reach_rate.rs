@@ -62,10 +62,9 @@ fn fabrik_reaches_reachable_targets() {
 #[test]
 fn ccd_reaches_reachable_targets() {
     let stats = run(case_count(), ccd);
-    // Plain CCD converges slowly (linearly, along arcs) on some curled chains: about 1.5% of
-    // these targets need more than 64 sweeps (measured; see the crate docs). Guard against
-    // regressions at 98%.
-    assert_rate("CCD", &stats, 20);
+    // Plain CCD sweeps converge slowly (linearly, along arcs) on some curled chains; the
+    // damped least-squares refinement they hand over to reaches them all (measured 100%).
+    assert_rate("CCD", &stats, 1);
 }
 
 fn summary(name: &str, stats: &mut Stats) -> String {
