@@ -11,6 +11,8 @@ mod common;
 mod convert;
 #[cfg(debug_assertions)]
 mod debug_alloc;
+#[cfg(test)]
+mod docs_check;
 mod gizmo;
 mod limits;
 mod problem;
