@@ -1,0 +1,60 @@
+extends RefCounted
+## Helpers that build Skeleton2D/Bone2D rigs and their simple shapes in code, so the scenes stay small text files.
+
+
+## A Bone2D under `parent` at `position` (in the parent's space) with a fixed `length` pointing along
+## `bone_angle` (radians, in the bone's own space), and local `rotation`. Its rest is its starting transform.
+static func bone(parent: Node, bone_name: String, position: Vector2, length: float, bone_angle := 0.0, rotation := 0.0) -> Bone2D:
+	var b := Bone2D.new()
+	b.name = bone_name
+	b.set_autocalculate_length_and_angle(false)
+	b.set_length(length)
+	b.set_bone_angle(bone_angle)
+	b.position = position
+	b.rotation = rotation
+	parent.add_child(b)
+	b.rest = b.transform
+	return b
+
+
+## The end of `b` along its bone angle, in global coordinates: the end effector when `b` is a chain's tip.
+static func bone_end(b: Bone2D) -> Vector2:
+	return b.global_transform * (Vector2.from_angle(b.get_bone_angle()) * b.get_length())
+
+
+## A rounded stroke along bone `b` (child of it, so it follows the bone).
+static func limb(b: Bone2D, width: float, color: Color, z := 0) -> Line2D:
+	var line := Line2D.new()
+	line.name = "Shape"
+	line.points = PackedVector2Array([Vector2.ZERO, Vector2.from_angle(b.get_bone_angle()) * b.get_length()])
+	line.width = width
+	line.default_color = color
+	line.begin_cap_mode = Line2D.LINE_CAP_ROUND
+	line.end_cap_mode = Line2D.LINE_CAP_ROUND
+	line.antialiased = true
+	line.z_index = z
+	b.add_child(line)
+	return line
+
+
+## A filled circle polygon child of `parent`.
+static func disc(parent: Node, center: Vector2, radius: float, color: Color, z := 0) -> Polygon2D:
+	var poly := Polygon2D.new()
+	var points := PackedVector2Array()
+	for i in 24:
+		points.append(center + Vector2.from_angle(TAU * i / 24.0) * radius)
+	poly.polygon = points
+	poly.color = color
+	poly.antialiased = true
+	poly.z_index = z
+	parent.add_child(poly)
+	return poly
+
+
+## A plain Node2D target under `parent` at `at`.
+static func target(parent: Node, target_name: String, at: Vector2) -> Node2D:
+	var t := Node2D.new()
+	t.name = target_name
+	parent.add_child(t)
+	t.global_position = at
+	return t

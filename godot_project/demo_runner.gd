@@ -1,0 +1,242 @@
+extends SceneTree
+## Runs every demo scene with scripted targets (no mouse needed) and reports what it measured.
+##
+##     godot --headless --path godot_project -s res://demo_runner.gd               # one line per scene
+##     godot --headless --path godot_project -s res://demo_runner.gd -- --check    # ... plus TEST PASS/FAIL
+##     godot --path godot_project -s res://demo_runner.gd -- --screenshots DIR     # PNGs (needs a renderer)
+##
+## Per scene: the IK nodes it exposes (`get_ik_nodes()`) are measured every frame: `last_error` and the real
+## distance from the end effector to the target. With --check, each must be within the node's tolerance plus how
+## far the target lies beyond the chain's reach, `last_error` must be the real distance, and the walker's pose
+## must be the exact mirror image when it turns. The last line is always REACH2D_DONE (xtask waits for it); a
+## watchdog quits with code 3 if a script error leaves a coroutine hanging.
+
+const DONE_SENTINEL := "REACH2D_DONE"
+const WATCHDOG_SECONDS := 120.0
+const SCENES := ["main", "arm", "tentacle", "walker", "blend", "stress"]
+const CHECK_FRAMES := 300
+const WARMUP_FRAMES := 3
+const SCREENSHOT_FRAMES := 150
+## Slack on top of a node's tolerance, for float32 rounding in the solve and in this measurement.
+const SLACK_PX := 0.02
+const LOOK_AT_TOLERANCE_RAD := 1e-3
+const MIRROR_TOLERANCE_PX := 1e-2
+
+var check := false
+var screenshot_dir := ""
+var failed_screens := 0
+
+
+func _initialize() -> void:
+	create_timer(WATCHDOG_SECONDS, true, false, true).timeout.connect(_on_watchdog)
+	var args := OS.get_cmdline_user_args()
+	check = args.has("--check")
+	var at := args.find("--screenshots")
+	if at >= 0 and at + 1 < args.size():
+		screenshot_dir = args[at + 1]
+	_run()
+
+
+func _on_watchdog() -> void:
+	printerr("TEST FAIL demo::watchdog: the demo runner did not finish in %d s" % WATCHDOG_SECONDS)
+	quit(3)
+
+
+func _run() -> void:
+	await process_frame
+	for scene_name: String in SCENES:
+		if screenshot_dir != "":
+			await _screenshot(scene_name)
+		elif scene_name != "main":
+			await _run_scene(scene_name)
+	print(DONE_SENTINEL)
+	quit(1 if failed_screens > 0 else 0)
+
+
+func _instance(scene_name: String) -> Node:
+	var packed: PackedScene = load("res://%s.tscn" % scene_name)
+	if packed == null:
+		return null
+	var scene := packed.instantiate()
+	if "scripted" in scene:
+		scene.set("scripted", true)
+	root.add_child(scene)
+	return scene
+
+
+func _run_scene(scene_name: String) -> void:
+	var scene := _instance(scene_name)
+	if scene == null or not scene.has_method("get_ik_nodes"):
+		_result(scene_name, ["cannot load res://%s.tscn with its demo script" % scene_name])
+		if scene != null:
+			scene.queue_free()
+		return
+	var problems: Array[String] = []
+	var px := Stats.new()
+	var rad := Stats.new()
+	var travelled := 0.0
+	var last_effectors := {}
+	var frame_usec := 0
+	var frames_timed := 0
+	var classes := {}
+	var mirror_worst := -1.0
+	var last := Time.get_ticks_usec()
+	for frame in CHECK_FRAMES:
+		await process_frame
+		var now := Time.get_ticks_usec()
+		if frame > WARMUP_FRAMES:
+			frame_usec += now - last
+			frames_timed += 1
+		last = now
+		if frame < WARMUP_FRAMES:
+			continue
+		var nodes: Array = scene.call("get_ik_nodes")
+		for node: Node2D in nodes:
+			classes[node.get_class()] = classes.get(node.get_class(), 0) + 1
+			var m := _measure(node)
+			if node.get_class() == "LookAt2D":
+				rad.add(m["error"])
+			else:
+				px.add(m["error"])
+				var key := node.get_instance_id()
+				if last_effectors.has(key):
+					travelled += (last_effectors[key] as Vector2).distance_to(m["effector"])
+				last_effectors[key] = m["effector"]
+			if m["problem"] != "" and problems.size() < 5:
+				problems.append("frame %d %s: %s" % [frame, node.name, m["problem"]])
+		if frame == CHECK_FRAMES / 2 and scene.has_method("mirror_check"):
+			var worst: Variant = scene.call("mirror_check")
+			mirror_worst = worst if worst is float else -1.0
+			if not (mirror_worst >= 0.0 and mirror_worst <= MIRROR_TOLERANCE_PX):
+				problems.append("the turned walker is not the mirror image of the unturned pose (worst joint %.5f px)" % mirror_worst)
+	var seen: Array[String] = []
+	for klass: String in classes:
+		seen.append(klass)
+	seen.sort()
+	var line := "demo %s: %s; effectors travelled %.0f px" % [scene_name, ", ".join(seen), travelled]
+	if px.count > 0:
+		line += "; error mean %.4f px, max %.4f px" % [px.mean(), px.worst]
+	if rad.count > 0:
+		line += "; look-at error mean %.5f rad, max %.5f rad" % [rad.mean(), rad.worst]
+	if mirror_worst >= 0.0:
+		line += "; mirror worst %.6f px" % mirror_worst
+	var timed := maxi(frames_timed, 1)
+	line += "; frame %.2f ms mean" % (frame_usec / 1000.0 / timed)
+	var extra: String = scene.call("summary")
+	if extra != "":
+		line += "; " + extra
+	print(line)
+	if px.count + rad.count == 0:
+		problems.append("no IK node was measured")
+	_result(scene_name, problems)
+	scene.queue_free()
+	await process_frame
+
+
+func _result(scene_name: String, problems: Array[String]) -> void:
+	if not check:
+		return
+	if problems.is_empty():
+		print("TEST PASS demo::%s" % scene_name)
+	else:
+		print("TEST FAIL demo::%s: %s" % [scene_name, " | ".join(problems)])
+
+
+## The node's error now, the error it is allowed, and its end effector.
+func _measure(node: Node2D) -> Dictionary:
+	var target: Node2D = node.get("target")
+	var error: float = node.get("last_error")
+	if target == null:
+		return {"error": error, "effector": Vector2.ZERO, "problem": "no target"}
+	var goal := target.global_position
+	if node.get_class() == "LookAt2D":
+		var bone: Bone2D = node.get("bone")
+		var direction := bone.global_transform.basis_xform(Vector2.from_angle(bone.get_bone_angle()))
+		var actual := absf(direction.angle_to(goal - bone.global_position))
+		var problem := ""
+		if error < 0.0:
+			problem = "never solved"
+		elif absf(actual - error) > 1e-3:
+			problem = "last_error %.5f rad but the bone is %.5f rad off" % [error, actual]
+		elif not node.call("has_angle_limits", 0) and error > LOOK_AT_TOLERANCE_RAD:
+			problem = "looks %.5f rad away from its target" % error
+		return {"error": error, "effector": goal, "problem": problem}
+	var tip: Bone2D = node.get("tip_bone")
+	var root_bone: Bone2D = node.get("root_bone")
+	var effector := _bone_end(tip)
+	var actual := effector.distance_to(goal)
+	# Reach: the sum of the chain's segments, root joint to end effector.
+	var reach := tip.global_position.distance_to(effector)
+	var bone: Node = tip
+	while bone != root_bone and bone.get_parent() is Bone2D:
+		reach += (bone as Bone2D).global_position.distance_to((bone.get_parent() as Bone2D).global_position)
+		bone = bone.get_parent()
+	var beyond := maxf(0.0, root_bone.global_position.distance_to(goal) - reach)
+	var tolerance: float = node.get("tolerance") if "tolerance" in node else 0.01
+	var allowed := tolerance + beyond + SLACK_PX
+	var problem := ""
+	if error < 0.0:
+		problem = "never solved"
+	elif absf(actual - error) > SLACK_PX:
+		problem = "last_error %.4f px but the effector is %.4f px from the target" % [error, actual]
+	elif error > allowed:
+		problem = "error %.4f px > allowed %.4f px (tolerance %.2f + %.2f beyond reach)" % [error, allowed, tolerance, beyond]
+	return {"error": error, "effector": effector, "problem": problem}
+
+
+func _bone_end(b: Bone2D) -> Vector2:
+	return b.global_transform * (Vector2.from_angle(b.get_bone_angle()) * b.get_length())
+
+
+## Renders `scene_name` after a scripted warm-up and saves DIR/<scene>.png; a blank render is a failure.
+func _screenshot(scene_name: String) -> void:
+	var scene := _instance(scene_name)
+	if scene == null:
+		print("TEST FAIL screenshot::%s: cannot load the scene" % scene_name)
+		failed_screens += 1
+		return
+	for frame in SCREENSHOT_FRAMES:
+		await process_frame
+	await RenderingServer.frame_post_draw
+	var image := root.get_texture().get_image()
+	var path := screenshot_dir.path_join("%s.png" % scene_name)
+	var colours := {}
+	for y in range(0, image.get_height(), 12):
+		for x in range(0, image.get_width(), 12):
+			colours[image.get_pixel(x, y).to_rgba32()] = true
+	var background := image.get_pixel(image.get_width() / 2, 3)
+	var clear: Color = ProjectSettings.get_setting("rendering/environment/defaults/default_clear_color")
+	var problems: Array[String] = []
+	if colours.size() < 16:
+		problems.append("only %d distinct colours: a blank render" % colours.size())
+	if _colour_distance(background, clear) > 0.08:
+		problems.append("the top middle pixel is %s, not the background %s" % [background, clear])
+	var err := image.save_png(path)
+	if err != OK:
+		problems.append("cannot save %s (error %d)" % [path, err])
+	print("screenshot %s: %dx%d, %d distinct colours" % [path, image.get_width(), image.get_height(), colours.size()])
+	if problems.is_empty():
+		print("TEST PASS screenshot::%s" % scene_name)
+	else:
+		failed_screens += 1
+		print("TEST FAIL screenshot::%s: %s" % [scene_name, " | ".join(problems)])
+	scene.queue_free()
+	await process_frame
+
+
+func _colour_distance(a: Color, b: Color) -> float:
+	return maxf(maxf(absf(a.r - b.r), absf(a.g - b.g)), absf(a.b - b.b))
+
+
+class Stats:
+	var count := 0
+	var total := 0.0
+	var worst := 0.0
+
+	func add(value: float) -> void:
+		count += 1
+		total += value
+		worst = maxf(worst, value)
+
+	func mean() -> float:
+		return total / maxi(count, 1)

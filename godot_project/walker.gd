@@ -1,0 +1,262 @@
+extends "res://common/demo.gd"
+## A character built from Bone2D shapes walks on uneven ground. Each leg is a TwoBoneIk2D whose foot target is
+## planted on the ground and swung forward one step at a time; turning around sets `scale.x = -1` on the
+## character's root, and the IK gives the exact mirror image. The head is a LookAt2D toward the pointer.
+
+const Rig := preload("res://common/rig.gd")
+const THIGH := 52.0
+const SHIN := 52.0
+const SPEED := 80.0
+const STRIDE := 56.0
+const SWING_TIME := 0.3
+const LIFT := 16.0
+const HIP_HEIGHT := 86.0
+const X_MIN := 170.0
+const X_MAX := 790.0
+
+var walker: Node2D
+var hip: Bone2D
+var arms: Array[Bone2D] = []
+var legs: Array[Node2D] = []
+var foot_targets: Array[Node2D] = []
+var head_ik: Node2D
+var look_target: Node2D
+var facing := 1.0
+var walking := true
+## Per foot: where it is planted (or swinging from/to), and the swing's progress (-1 when planted).
+var feet: Array[Dictionary] = []
+var travelled := 0.0
+var turns := 0
+
+
+func demo_title() -> String:
+	return "Walker: TwoBoneIk2D legs, LookAt2D head"
+
+
+func demo_help() -> String:
+	return "The feet are IK targets planted on the uneven ground. The walker turns around with scale.x = -1 on its root: the knees still bend forward, the mirrored pose is exact. The head looks at the mouse or your finger. Arrow keys turn it."
+
+
+func ground_y(x: float) -> float:
+	return 450.0 + 16.0 * sin(x * 0.013) + 9.0 * sin(x * 0.037 + 1.3)
+
+
+func _demo_ready() -> void:
+	walker = Node2D.new()
+	walker.name = "Walker"
+	walker.position = Vector2(480, ground_y(480) - HIP_HEIGHT)
+	add_child(walker)
+	var skeleton := Skeleton2D.new()
+	skeleton.name = "Skeleton"
+	walker.add_child(skeleton)
+	var skin := Color(0.93, 0.78, 0.62)
+	var shirt := Color(0.3, 0.55, 0.85)
+	var trousers := Color(0.22, 0.25, 0.4)
+	hip = Rig.bone(skeleton, "Hip", Vector2.ZERO, 12.0, -PI / 2)
+	var torso := Rig.bone(hip, "Torso", Vector2(0, -12), 58.0, -PI / 2, 0.06)
+	Rig.limb(torso, 30.0, shirt)
+	var head := Rig.bone(torso, "Head", Vector2(0, -64), 26.0, 0.0)
+	Rig.disc(head, Vector2(6, -12), 18.0, skin, 1)
+	Rig.disc(head, Vector2(16, -15), 3.0, Color(0.1, 0.1, 0.15), 2)
+	var hair := Rig.disc(head, Vector2(2, -19), 16.0, Color(0.35, 0.22, 0.15), 2)
+	hair.scale = Vector2(1.0, 0.6)
+	for side in ["Back", "Front"]:
+		var z := -2 if side == "Back" else 2
+		var shade := 0.35 if side == "Back" else 0.0
+		var arm := Rig.bone(torso, "Arm" + side, Vector2(0, -54), 52.0, PI / 2)
+		Rig.limb(arm, 11.0, skin.darkened(shade), z)
+		arms.append(arm)
+		var thigh := Rig.bone(hip, "Thigh" + side, Vector2.ZERO, THIGH, PI / 2)
+		Rig.limb(thigh, 17.0, trousers.darkened(shade), z)
+		var shin := Rig.bone(thigh, "Shin" + side, Vector2(0, THIGH), SHIN, PI / 2)
+		Rig.limb(shin, 14.0, trousers.darkened(shade), z)
+		var foot := Line2D.new()
+		foot.points = PackedVector2Array([Vector2(-3, SHIN), Vector2(15, SHIN + 2)])
+		foot.width = 9.0
+		foot.default_color = Color(0.15, 0.12, 0.1).lightened(0.15 - shade * 0.3)
+		foot.begin_cap_mode = Line2D.LINE_CAP_ROUND
+		foot.end_cap_mode = Line2D.LINE_CAP_ROUND
+		foot.z_index = z
+		shin.add_child(foot)
+		var x := 480.0 + (14.0 if side == "Front" else -14.0)
+		var foot_target := Rig.target(self, "Foot%s" % side, Vector2(x, ground_y(x)))
+		foot_targets.append(foot_target)
+		feet.append({"pos": foot_target.global_position, "from": Vector2.ZERO, "to": Vector2.ZERO, "t": -1.0})
+		var ik: Node2D = ClassDB.instantiate("TwoBoneIk2D")
+		ik.name = "Leg%s" % side
+		ik.root_bone = thigh
+		ik.tip_bone = shin
+		ik.target = foot_target
+		ik.flip_bend = true  # knees forward (toward +x in the character's own frame)
+		add_child(ik)
+		legs.append(ik)
+	look_target = Rig.target(self, "LookTarget", auto_aim(0.0))
+	head_ik = ClassDB.instantiate("LookAt2D")
+	head_ik.name = "HeadLookAt"
+	head_ik.bone = head
+	head_ik.target = look_target
+	add_child(head_ik)
+	head_ik.set_angle_limits(0, -0.8, 0.7)
+	add_toggle("Walk", true, func(on: bool) -> void: walking = on)
+	var turn := Button.new()
+	turn.text = "Turn around"
+	turn.pressed.connect(_turn)
+	_controls.add_child(turn)
+
+
+func _turn() -> void:
+	facing = -facing
+	walker.scale.x = facing
+	turns += 1
+
+
+func _unhandled_input(event: InputEvent) -> void:
+	super(event)
+	if event is InputEventKey and event.pressed:
+		var key := (event as InputEventKey).keycode
+		if (key == KEY_LEFT and facing > 0.0) or (key == KEY_RIGHT and facing < 0.0):
+			_turn()
+
+
+func auto_aim(t: float) -> Vector2:
+	var center := walker.global_position if walker != null else Vector2(480, 360)
+	return center + Vector2(facing * (120.0 + 70.0 * cos(t * 0.8)), -130.0 + sin(t * 1.3) * 70.0)
+
+
+func _demo_process(delta: float) -> void:
+	if walking:
+		if (facing > 0.0 and walker.position.x > X_MAX) or (facing < 0.0 and walker.position.x < X_MIN):
+			_turn()
+		walker.position.x += facing * SPEED * delta
+		travelled += SPEED * delta
+	_step_feet(delta)
+	# Hip height: follow the ground under the feet, bob with the swing, and never leave a foot out of reach.
+	var reach := (THIGH + SHIN) * 0.98
+	var hip_y := 0.0
+	var swing := 0.0
+	for foot in feet:
+		hip_y += (foot["pos"] as Vector2).y / feet.size()
+		swing = maxf(swing, sin(PI * maxf(foot["t"], 0.0)))
+	hip_y += -HIP_HEIGHT - 3.0 * swing
+	for foot in feet:
+		var p: Vector2 = foot["pos"]
+		var dx := absf(p.x - walker.position.x)
+		hip_y = maxf(hip_y, p.y - sqrt(maxf(reach * reach - dx * dx, 0.0)))
+	walker.position.y = hip_y
+	var phase := travelled / (STRIDE + SPEED * SWING_TIME) * PI
+	arms[0].rotation = 0.45 * sin(phase)
+	arms[1].rotation = -0.45 * sin(phase)
+	for i in feet.size():
+		foot_targets[i].global_position = feet[i]["pos"]
+	look_target.global_position = aim()
+	set_status("legs error %.3f / %.3f px   head %.3f rad   facing %s" % [legs[0].last_error, legs[1].last_error, head_ik.last_error, "right" if facing > 0.0 else "left (scale.x = -1)"])
+
+
+## Plants and swings the feet: a foot that falls half a stride behind the hip steps to half a stride ahead of where
+## the hip will be when it lands, one foot at a time.
+func _step_feet(delta: float) -> void:
+	var any_swinging := false
+	for foot in feet:
+		if foot["t"] >= 0.0:
+			any_swinging = true
+			var t: float = minf(foot["t"] + delta / SWING_TIME, 1.0)
+			var from: Vector2 = foot["from"]
+			var to: Vector2 = foot["to"]
+			var p := from.lerp(to, t)
+			p.y -= sin(PI * t) * LIFT
+			foot["pos"] = p
+			foot["t"] = t if t < 1.0 else -1.0
+	if any_swinging:
+		return
+	var hip_x := walker.position.x
+	var behind := -1
+	var most := STRIDE * 0.5
+	for i in feet.size():
+		var lag := (hip_x - (feet[i]["pos"] as Vector2).x) * facing
+		if not walking:
+			lag = absf(hip_x - (feet[i]["pos"] as Vector2).x) + STRIDE * 0.5 - 12.0
+		if lag > most:
+			most = lag
+			behind = i
+	if behind < 0:
+		return
+	var ahead := STRIDE * 0.5 + (SPEED * SWING_TIME if walking else 0.0)
+	var x := hip_x + facing * ahead + (6.0 if behind == 1 else -6.0) * facing
+	if not walking:
+		x = hip_x + (8.0 if behind == 1 else -8.0) * facing
+	feet[behind]["from"] = feet[behind]["pos"]
+	feet[behind]["to"] = Vector2(x, ground_y(x))
+	feet[behind]["t"] = 0.0
+
+
+## Turns the walker around in place for the same mirrored targets and returns the largest distance between a
+## leg or head point of the turned pose and the mirror image of the unturned pose (px); then turns it back.
+func mirror_check() -> float:
+	var axis := walker.global_position.x
+	var all_targets: Array[Node2D] = foot_targets.duplicate()
+	all_targets.append(look_target)
+	var all_ik: Array[Node2D] = legs.duplicate()
+	all_ik.append(head_ik)
+	var saved: Array[Vector2] = []
+	for t in all_targets:
+		saved.append(t.global_position)
+	for ik in all_ik:
+		ik.solve()
+	var before := _pose_points()
+	walker.scale.x = -walker.scale.x
+	for i in all_targets.size():
+		all_targets[i].global_position = Vector2(2.0 * axis - saved[i].x, saved[i].y)
+	for ik in all_ik:
+		ik.solve()
+	var after := _pose_points()
+	var worst := 0.0
+	for i in before.size():
+		worst = maxf(worst, Vector2(2.0 * axis - before[i].x, before[i].y).distance_to(after[i]))
+	walker.scale.x = -walker.scale.x
+	for i in all_targets.size():
+		all_targets[i].global_position = saved[i]
+	for ik in all_ik:
+		ik.solve()
+	return worst
+
+
+func _pose_points() -> PackedVector2Array:
+	var points := PackedVector2Array()
+	for ik in legs:
+		var thigh: Bone2D = ik.root_bone
+		var shin: Bone2D = ik.tip_bone
+		points.append(thigh.global_position)
+		points.append(shin.global_position)
+		points.append(Rig.bone_end(shin))
+	var head: Bone2D = head_ik.bone
+	points.append(head.global_position)
+	points.append(Rig.bone_end(head))
+	return points
+
+
+func _draw() -> void:
+	var ground := PackedVector2Array()
+	for i in 62:
+		var x := -20.0 + i * 16.0
+		ground.append(Vector2(x, ground_y(x)))
+	ground.append(Vector2(980, 560))
+	ground.append(Vector2(-20, 560))
+	draw_colored_polygon(ground, Color(0.16, 0.2, 0.17))
+	var edge := ground.slice(0, 62)
+	draw_polyline(edge, Color(0.35, 0.55, 0.35), 3.0, true)
+
+
+func _draw_overlay(canvas: Node2D) -> void:
+	for t in foot_targets:
+		canvas.draw_arc(t.global_position, 5.0, 0.0, TAU, 16, Color(ACCENT, 0.9), 1.5, true)
+	draw_marker(canvas, look_target.global_position, 9.0, Color(0.4, 0.85, 1.0))
+
+
+func get_ik_nodes() -> Array:
+	var nodes: Array = legs.duplicate()
+	nodes.append(head_ik)
+	return nodes
+
+
+func summary() -> String:
+	return "walked %.0f px, turned %d times" % [travelled, turns]
