@@ -6,9 +6,8 @@
 //! back from the engine), and only each bone's `rotation` is written.
 
 use glam::Affine2;
-use godot::classes::{Bone2D, CanvasItem, Engine, Node};
+use godot::classes::{Bone2D, CanvasItem, Node};
 use godot::obj::{Gd, InstanceId};
-use godot::prelude::*;
 use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{AngleLimit, ChainLimits, ChainSolver, SolveReport, Vec2};
 
@@ -161,7 +160,7 @@ impl BoneChain {
             let basis = glam::Mat2::from_angle(-rotation) * local.matrix2;
             self.poses.push(BonePose { position: local.translation, rotation, basis });
         }
-        if Engine::singleton().is_editor_hint() {
+        if crate::common::in_editor() {
             self.authored.resize(n, 0.0);
             for (i, pose) in self.poses.iter_mut().enumerate() {
                 if !self.has_written || (pose.rotation - self.written[i]).abs() > 1e-5 {
@@ -205,7 +204,7 @@ impl BoneChain {
         for (bone, &rotation) in self.bones.iter_mut().zip(&self.rotations) {
             bone.set_rotation(rotation);
         }
-        if Engine::singleton().is_editor_hint() {
+        if crate::common::in_editor() {
             self.written.clear();
             self.written.extend_from_slice(&self.rotations);
             self.has_written = true;

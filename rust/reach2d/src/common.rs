@@ -53,6 +53,13 @@ pub struct IkState {
     warned: Option<SetupProblem>,
 }
 
+/// `true` in the editor. Fixed for the life of the process (a game run from the editor is another process), so
+/// it is asked once instead of on every solve.
+pub fn in_editor() -> bool {
+    static IN_EDITOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *IN_EDITOR.get_or_init(|| Engine::singleton().is_editor_hint())
+}
+
 /// The target's global position, or why there is none.
 pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, SetupProblem> {
     let target = target.ok_or(SetupProblem::NoTarget)?;
@@ -100,7 +107,7 @@ fn solve_counted<T: IkNode>(node: &mut T) -> bool {
     match outcome {
         Ok(solved) => {
             node.record(solved);
-            if Engine::singleton().is_editor_hint() {
+            if in_editor() {
                 node.base_mut().queue_redraw();
             }
             true
@@ -134,7 +141,7 @@ pub fn tick<T: IkNode>(node: &mut T, tick: Tick) {
 }
 
 fn tick_counted<T: IkNode>(node: &mut T, tick: Tick) {
-    if Engine::singleton().is_editor_hint() {
+    if in_editor() {
         if tick != Tick::Process {
             return;
         }
@@ -161,7 +168,7 @@ fn tick_counted<T: IkNode>(node: &mut T, tick: Tick) {
 /// Handles the notifications every node shares: run after animation, and never save a solved pose.
 pub fn notification<T: IkNode>(node: &mut T, what: CanvasItemNotification) {
     match what {
-        CanvasItemNotification::READY if !Engine::singleton().is_editor_hint() => {
+        CanvasItemNotification::READY if !in_editor() => {
             let mut base = node.base_mut();
             if base.get_process_priority() == 0 {
                 base.set_process_priority(RUNTIME_PROCESS_PRIORITY);
@@ -173,7 +180,7 @@ pub fn notification<T: IkNode>(node: &mut T, what: CanvasItemNotification) {
         // Saving stores the user's own rotations; the preview's pose comes back right after.
         CanvasItemNotification::EDITOR_PRE_SAVE => node.state().chain.restore_authored(),
         CanvasItemNotification::EDITOR_POST_SAVE => node.state().chain.reapply_written(),
-        CanvasItemNotification::EXIT_TREE if Engine::singleton().is_editor_hint() => {
+        CanvasItemNotification::EXIT_TREE if in_editor() => {
             node.state().chain.restore_authored();
             node.state().chain.forget_preview();
         }

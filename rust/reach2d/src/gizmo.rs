@@ -1,7 +1,7 @@
 //! The editor gizmo every node draws on itself: the chain, the target, and each limited bone's allowed arc.
 
 use core::f32::consts::TAU;
-use godot::classes::{Engine, Node2D};
+use godot::classes::Node2D;
 use godot::prelude::*;
 use reach2d_core::AngleLimit;
 use reach2d_core::write_back::ChainPose;
@@ -15,7 +15,7 @@ const TARGET_COLOR: Color = Color::from_rgba(1.0, 0.3, 0.45, 0.95);
 
 /// Draws the gizmo into `node`, in global coordinates; only in the editor.
 pub fn draw(node: &mut Gd<Node2D>, chain: &BoneChain, target: Option<&Gd<Node2D>>, limits: &[Option<AngleLimit>]) {
-    if !Engine::singleton().is_editor_hint() || chain.len() == 0 || chain.joints.len() != chain.len() + 1 {
+    if !crate::common::in_editor() || chain.len() == 0 || chain.joints.len() != chain.len() + 1 {
         return;
     }
     let to_local = node.get_global_transform().affine_inverse();

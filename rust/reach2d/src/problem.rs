@@ -1,6 +1,6 @@
 //! Setup problems: why a node cannot solve, said once and in words that tell the user what to do.
 
-use godot::classes::{Engine, Node2D};
+use godot::classes::Node2D;
 use godot::prelude::*;
 use reach2d_core::SolveError;
 
@@ -59,7 +59,7 @@ impl ProblemReporter {
             return;
         }
         self.last = Some(problem);
-        if Engine::singleton().is_editor_hint() {
+        if crate::common::in_editor() {
             return;
         }
         let path = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };

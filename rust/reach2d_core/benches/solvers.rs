@@ -3,7 +3,12 @@
 //! * `fabrik/N`, `ccd/N`: one full solve of an N-bone chain that needs all `ITERS` iterations
 //!   (tolerance 0; asserted), throughput in bone-iterations, so `time / (N * ITERS)` is the
 //!   cost per bone per iteration. Each sample restores the start pose first (a copy of N + 1
-//!   points, included in the time).
+//!   points, included in the time). CCD runs damped (`max_angle_step = CCD_STEP`) so that all
+//!   10 iterations are sweeps: undamped CCD hands over to the refinement once a sweep no longer
+//!   halves the distance (and then reaches this target exactly in fewer iterations).
+//! * `fabrik_limited/N`: the same with every bone limited to ±`LIMIT` rad around its parent:
+//!   clamped FABRIK passes, then the damped least-squares refinement (and its restarts, since
+//!   tolerance 0 is never met) for the rest of the 10 iterations.
 //! * `latency_bound/N`: the same dependent chain of operations as FABRIK's inner loops (per
 //!   joint: subtract, length = sqrt of a dot product, divide, multiply-add; a tip-to-root and a
 //!   root-to-tip pass per iteration), without validation, fallbacks or the stopping rule.
@@ -17,11 +22,17 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use reach2d_core::{CcdSettings, ChainLimits, FabrikSettings, Vec2, solve_ccd, solve_fabrik, solve_two_bone};
+use reach2d_core::{
+    AngleLimit, CcdSettings, ChainLimits, FabrikSettings, Vec2, solve_ccd, solve_fabrik, solve_two_bone,
+};
 
 const SIZES: [usize; 5] = [2, 4, 8, 16, 64];
 const ITERS: u32 = 10;
 const LEN: f32 = 10.0;
+/// Damping of the CCD bench (radians per bone per sweep).
+const CCD_STEP: f32 = 0.02;
+/// Half width of every bone's limit in `fabrik_limited`.
+const LIMIT: f32 = 0.6;
 
 /// A gently curled chain of `n` bones of length `LEN` and a target at 95% of its reach, which
 /// FABRIK and CCD approach slowly, so that every iteration runs with tolerance 0.
@@ -74,7 +85,9 @@ fn config() -> Criterion {
 
 fn chains(c: &mut Criterion) {
     let fabrik_settings = FabrikSettings { max_iterations: ITERS, tolerance: 0.0 };
-    let ccd_settings = CcdSettings { max_iterations: ITERS, tolerance: 0.0, max_angle_step: f32::INFINITY };
+    let ccd_settings = CcdSettings { max_iterations: ITERS, tolerance: 0.0, max_angle_step: CCD_STEP };
+    let per_bone = [AngleLimit::new(-LIMIT, LIMIT); 64];
+    let limited = |n: usize| ChainLimits { root_direction: Vec2::X, per_bone: &per_bone[..n] };
     for &n in &SIZES {
         let (start, lengths, target) = setup(n);
         let mut joints = start.clone();
@@ -83,6 +96,9 @@ fn chains(c: &mut Criterion) {
         let mut joints = start.clone();
         let report = solve_ccd(&mut joints, target, &ChainLimits::NONE, &ccd_settings).unwrap();
         assert_eq!(report.iterations, ITERS, "CCD N={n} must use every sweep: {report:?}");
+        let mut joints = start.clone();
+        let report = solve_fabrik(&mut joints, &lengths, target, &limited(n), &fabrik_settings).unwrap();
+        assert_eq!(report.iterations, ITERS, "limited FABRIK N={n} must use every iteration: {report:?}");
     }
 
     let mut group = c.benchmark_group("fabrik");
@@ -94,6 +110,21 @@ fn chains(c: &mut Criterion) {
             b.iter(|| {
                 joints.copy_from_slice(&start);
                 solve_fabrik(black_box(&mut joints), &lengths, black_box(target), &ChainLimits::NONE, &fabrik_settings)
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("fabrik_limited");
+    for &n in &SIZES {
+        let (start, lengths, target) = setup(n);
+        let mut joints = start.clone();
+        let limits = limited(n);
+        group.throughput(Throughput::Elements(n as u64 * u64::from(ITERS)));
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                joints.copy_from_slice(&start);
+                solve_fabrik(black_box(&mut joints), &lengths, black_box(target), &limits, &fabrik_settings)
             })
         });
     }

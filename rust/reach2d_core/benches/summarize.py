@@ -16,17 +16,19 @@ def est(group, ident=None):
 
 
 def main():
-    print("| N | FABRIK ns/bone-iter | latency bound ns/bone-iter | FABRIK / bound | CCD ns/bone-iter |")
-    print("|---|---|---|---|---|")
+    print("| N | FABRIK ns/bone-iter | latency bound ns/bone-iter | FABRIK / bound | CCD (damped sweeps) ns/bone-iter "
+          "| FABRIK limited ns/bone-iter |")
+    print("|---|---|---|---|---|---|")
     per_bone = {}
     for n in SIZES:
         f = est("fabrik", n)
         b = est("latency_bound", n)
         c = est("ccd", n)
+        fl = est("fabrik_limited", n)
         k = n * ITERS
         fmt = lambda x: f"{x[0] / k:.2f} ({x[1] / k:.2f}–{x[2] / k:.2f})"
         per_bone[n] = (f[0] / k, c[0] / k)
-        print(f"| {n} | {fmt(f)} | {fmt(b)} | {f[0] / b[0]:.2f}x | {fmt(c)} |")
+        print(f"| {n} | {fmt(f)} | {fmt(b)} | {f[0] / b[0]:.2f}x | {fmt(c)} | {fmt(fl)} |")
     t = est("two_bone")
     print()
     print(f"two_bone: {t[0]:.2f} ns per solve (95% CI of the median {t[1]:.2f}–{t[2]:.2f}, MAD {t[3]:.2f})")

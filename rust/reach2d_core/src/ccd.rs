@@ -38,6 +38,11 @@ use crate::{CcdSettings, SolveError, SolveReport, validate};
 /// root-to-tip pass that brings every bone inside its limit, when limits are set). Zero-length
 /// bones and coincident joints are skipped (no rotation). Never allocates, never panics.
 ///
+/// Once a sweep no longer halves the distance (damped: once sweeps stall), the rest of the
+/// budget goes to the damped least-squares refinement on the relative angles (see the crate
+/// docs): limits exact, each angle change capped at `max_angle_step`, segments kept, the
+/// distance never increased; `iterations` then also counts its iterations.
+///
 /// # Errors
 /// [`SolveError::EmptyChain`] (fewer than 2 joints), [`SolveError::LimitsMismatch`],
 /// [`SolveError::NonFiniteTarget`], [`SolveError::NonFiniteJoint`],

@@ -32,7 +32,10 @@ pub(crate) fn unit_or(v: Vec2, fallback: Vec2) -> Vec2 {
 ///
 /// With `limits`, each bone's angle relative to its parent segment (root bone: relative to
 /// `limits.root_direction`) is clamped in both passes, and the final root-to-tip pass makes the
-/// limits hold exactly in the output. Coincident joints and zero-length bones take a
+/// limits hold exactly in the output. Passes continue while each one at least halves the
+/// distance; the rest of the budget goes to the limit-aware damped least-squares refinement
+/// (see the crate docs), which never increases the distance and also keeps the limits exact;
+/// `iterations` counts passes plus refinement iterations. Coincident joints and zero-length bones take a
 /// deterministic direction: the previous non-zero segment's, else toward the target, else +X.
 /// Never allocates, never panics, never writes NaN.
 ///

@@ -42,6 +42,19 @@
 //! Degenerate but valid input (zero-length bones, coincident joints, a target exactly at the
 //! root or at the tip) gets a deterministic answer without NaN.
 //!
+//! # Limits and the refinement
+//!
+//! With [`ChainLimits`], FABRIK passes (clamped) and CCD sweeps run while each one at least
+//! halves the distance; then a limit-aware refinement takes the rest of the budget: damped
+//! least squares (Levenberg–Marquardt) on the bones' relative angles, `O(N)` per iteration
+//! because the task space is 2D (the normal matrix is 2x2). Each limited angle is clamped into
+//! its arc, bones pushed against a bound are frozen (active set), the chain is re-posed root to
+//! tip with exact lengths, and a step is written only if it brings the tip closer, so the
+//! refinement never increases the distance. When it stalls in a local minimum (limits can
+//! leave several in the reachable set), it restarts from seeded poses inside the limits in a
+//! stack buffer (chains of up to 64 bones) and keeps the closest result. Undamped CCD hands
+//! over to the same refinement without limits too. No heap allocation anywhere.
+//!
 //! # Convergence (measured)
 //!
 //! Iterations used on 10,000 seeded random chains (N uniform in 1..=64, lengths uniform in
@@ -51,16 +64,31 @@
 //! | solver | cases | reached | mean iterations | median | p99 | max |
 //! |---|---|---|---|---|---|---|
 //! | FABRIK | 10000 | 99.91% | 1.36 | 1 | 9 | 64 |
-//! | CCD | 10000 | 98.52% | 7.84 | 3 | 64 | 64 |
+//! | CCD | 10000 | 100.00% | 3.69 | 3 | 11 | 23 |
 //!
 //! FABRIK meets the 99.9% goal; its misses are targets on the inner edge of the reachable
-//! annulus (one long bone folded back), where it converges slowly. Plain CCD converges
-//! linearly along arcs on some curled chains: about 1.5% of these targets need more than 64
-//! sweeps (the distance still shrinks every sweep). Prefer FABRIK for long chains that must
-//! land exactly; CCD for damped, "physical" motion.
+//! annulus (one long bone folded back), where it converges slowly. Plain CCD sweeps converge
+//! linearly along arcs on some curled chains (before the refinement, 1.5% of these targets
+//! needed more than 64 sweeps); handing over to the refinement once a sweep no longer halves
+//! the distance reaches all of them. CCD's iterations count sweeps plus refinement iterations.
+//!
+//! With limits: warm-started solves (each from the previous result), targets the tips of
+//! random poses inside the limits (so reachable while respecting them), tolerance 0.5.
+//! "Probe": 4 bones of lengths 40, 35, 30, 25, limits (-0.5, 0.8), (0, 1.2), (-1, 0),
+//! (-0.3, 0.3), 200 targets. "Random": 100 chains (N in 2..=16, lengths 5..60 with 10% zeros,
+//! 90% of the bones limited to arcs 0.3..2.5 rad wide) x 10 targets. Reached, before the
+//! refinement -> now:
+//!
+//! | chains | solver | 16 iterations | 64 iterations | mean iterations now (64) |
+//! |---|---|---|---|---|
+//! | probe | FABRIK | 16.5% -> 100.0% | 18.0% -> 100.0% | 3.82 |
+//! | probe | CCD | 23.5% -> 99.5% | 74.5% -> 100.0% | 3.59 |
+//! | random | FABRIK | 69.4% -> 98.2% | 73.9% -> 100.0% | 3.55 |
+//! | random | CCD | 82.9% -> 98.2% | 94.1% -> 99.9% | 3.96 |
 //!
 //! Produced by (machine and timings in `BENCHMARKS.md`):
-//! `cargo test -p reach2d_core --release --test reach_rate -- --ignored --nocapture`.
+//! `cargo test -p reach2d_core --release --test reach_rate -- --ignored --nocapture` and
+//! `cargo test -p reach2d_core --release --test limited_reach -- --ignored --nocapture`.
 
 #![deny(unsafe_code)]
 
@@ -98,8 +126,8 @@ pub const MAX_COORDINATE: f32 = 1.0e15;
 /// Used by [`solve_fabrik`]; `Default` is 10 iterations and a tolerance of 0.5.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FabrikSettings {
-    /// Most backward+forward passes to run. `0` only conforms the chain to its lengths (and
-    /// limits) and reports the distance.
+    /// Most backward+forward passes to run (with limits: passes plus refinement iterations).
+    /// `0` only conforms the chain to its lengths (and limits) and reports the distance.
     pub max_iterations: u32,
     /// Stop as soon as `|tip - target| <= tolerance` (caller units, e.g. px; finite, `>= 0`).
     pub tolerance: f32,
@@ -116,13 +144,14 @@ impl Default for FabrikSettings {
 /// `Default` is 10 sweeps, tolerance 0.5 and no damping (`max_angle_step = INFINITY`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CcdSettings {
-    /// Most tip-to-root sweeps to run.
+    /// Most tip-to-root sweeps plus refinement iterations to run.
     pub max_iterations: u32,
     /// Stop as soon as `|tip - target| <= tolerance` (caller units; finite, `>= 0`).
     pub tolerance: f32,
-    /// Largest rotation of one bone in one sweep, radians; `f32::INFINITY` = unlimited.
-    /// Must be `> 0` (NaN is rejected). Limits take priority: a bone that starts outside its
-    /// limit is brought inside in one step, however far.
+    /// Largest rotation of one bone in one sweep (or refinement iteration), radians;
+    /// `f32::INFINITY` = unlimited. Must be `> 0` (NaN is rejected). Limits take priority: a
+    /// bone that starts outside its limit is brought inside in one step, however far. Damped
+    /// sweeps hand over to the refinement only when they stall.
     pub max_angle_step: f32,
 }
 
@@ -137,7 +166,8 @@ impl Default for CcdSettings {
 pub struct SolveReport {
     /// `0` when the tip was already within tolerance before any work; `1` for FABRIK's
     /// straight-line answer to an unreachable target and for the closed-form two-bone solve;
-    /// otherwise the passes (FABRIK) or sweeps (CCD) actually used.
+    /// otherwise the passes (FABRIK) or sweeps (CCD) actually used, plus the refinement's
+    /// iterations (see the crate docs); never more than `max_iterations`.
     pub iterations: u32,
     /// Final `|tip - target|`, caller units.
     pub distance: f32,

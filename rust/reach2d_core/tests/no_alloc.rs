@@ -96,3 +96,41 @@ fn steady_state_solves_do_not_allocate() {
     assert_eq!(count, 0, "solving allocated {count} times");
     assert!(joints.iter().all(|p| p.is_finite()));
 }
+
+#[test]
+fn limited_refinement_does_not_allocate() {
+    // Reachable in-limit targets (the refinement and, with tolerance 0, its restarts in the
+    // stack buffer run), on a chain that gets restarts (N = 12) and one too long for them
+    // (N = 70).
+    for n in [12usize, 70] {
+        let lengths: Vec<f32> = (0..n).map(|i| if i % 5 == 3 { 0.0 } else { 8.0 + i as f32 }).collect();
+        let per_bone: Vec<_> = (0..n).map(|i| AngleLimit::new(-0.2 - 0.05 * i as f32, 0.6)).collect();
+        let limits = ChainLimits { root_direction: Vec2::Y, per_bone: &per_bone };
+        let mut joints: Vec<Vec2> = (0..=n).map(|i| Vec2::new(0.0, i as f32)).collect();
+        let targets: Vec<Vec2> = [0.1f32, 0.35, 0.55]
+            .iter()
+            .map(|&a| {
+                let (mut p, mut dir) = (Vec2::ZERO, Vec2::Y);
+                for &l in &lengths {
+                    dir = dir.rotate(Vec2::from_angle(a));
+                    p += dir * l;
+                }
+                p
+            })
+            .collect();
+        for tolerance in [0.5, 0.0] {
+            let fabrik = FabrikSettings { max_iterations: 64, tolerance };
+            let ccd = CcdSettings { max_iterations: 64, tolerance, ..CcdSettings::default() };
+            let _ = solve_fabrik(&mut joints, &lengths, targets[0], &limits, &fabrik);
+            let count = allocations_during(|| {
+                for &t in &targets {
+                    let _ = solve_fabrik(&mut joints, &lengths, t, &limits, &fabrik);
+                    let _ = solve_ccd(&mut joints, t, &limits, &ccd);
+                    let _ = solve_ccd(&mut joints, t, &ChainLimits::NONE, &ccd);
+                }
+            });
+            assert_eq!(count, 0, "N={n}: solving allocated {count} times");
+        }
+        assert!(joints.iter().all(|p| p.is_finite()));
+    }
+}

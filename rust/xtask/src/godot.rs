@@ -62,6 +62,11 @@ impl Godot {
         }
     }
 
+    /// `true` for the Godot fetched into `target/godot-sysroot` (see [`ensure_sysroot_packages`]).
+    pub fn in_private_sysroot(&self) -> bool {
+        !self.prefix_args.is_empty()
+    }
+
     /// A command that runs this Godot; append Godot's own arguments.
     pub fn command(&self) -> Command {
         let mut cmd = Command::new(&self.program);
@@ -121,34 +126,8 @@ fn fetch_debian_godot(sysroot: &Path) -> Result {
     println!("xtask: (about 150 MB once; it is reused afterwards. Set GODOT to use your own Godot instead.)");
 
     let apt = repo_root().join("target/godot-apt");
-    for dir in ["lists/partial", "cache/archives/partial", "parts"] {
-        fs::create_dir_all(apt.join(dir)).map_err(|e| format!("cannot create {}: {e}", apt.display()))?;
-    }
-    let sources = apt.join("sources.list");
-    let keyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
-    let signed = if Path::new(keyring).exists() { format!("[signed-by={keyring}] ") } else { String::new() };
-    let write =
-        |path: &Path, text: &str| fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()));
-    write(&sources, &format!("deb {signed}{uri} sid main\n"))?;
-    // An empty dpkg status: apt then resolves the whole dependency closure instead of trusting the host's packages.
-    write(&apt.join("status"), "")?;
-    let d = |key: &str, value: &Path| format!("-o{key}={}", value.display());
-    let apt_get = || {
-        let mut cmd = Command::new("apt-get");
-        cmd.args([
-            d("Dir::Etc::sourcelist", &sources),
-            d("Dir::Etc::sourceparts", &apt.join("parts")),
-            d("Dir::Etc::preferencesparts", &apt.join("parts")),
-            "-oDir::Etc::preferences=/dev/null".into(),
-            d("Dir::State::Lists", &apt.join("lists")),
-            d("Dir::State::status", &apt.join("status")),
-            d("Dir::Cache", &apt.join("cache")),
-            "-oDebug::NoLocking=1".into(),
-            "-oAPT::Architecture=amd64".into(),
-            "-oAcquire::Languages=none".into(),
-        ]);
-        cmd
-    };
+    let apt_get = || sid_apt_get(&apt);
+    prepare_sid_apt(&apt, &uri)?;
     println!("xtask: reading sid's package lists");
     crate::run(apt_get().args(["-qq", "update"]))?;
     println!("xtask: downloading godot and its dependencies");
@@ -176,6 +155,86 @@ fn fetch_debian_godot(sysroot: &Path) -> Result {
     // The downloaded archives are no longer needed.
     let _ = fs::remove_dir_all(&archives);
     Ok(())
+}
+
+/// Writes the private apt configuration under `apt` (`target/godot-apt`): sid's archive at `uri`, and an empty
+/// dpkg status so that apt resolves whole dependency closures instead of trusting the host's packages.
+fn prepare_sid_apt(apt: &Path, uri: &str) -> Result {
+    for dir in ["lists/partial", "cache/archives/partial", "parts"] {
+        fs::create_dir_all(apt.join(dir)).map_err(|e| format!("cannot create {}: {e}", apt.display()))?;
+    }
+    let keyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
+    let signed = if Path::new(keyring).exists() { format!("[signed-by={keyring}] ") } else { String::new() };
+    let write =
+        |path: &Path, text: &str| fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()));
+    write(&apt.join("sources.list"), &format!("deb {signed}{uri} sid main\n"))?;
+    write(&apt.join("status"), "")
+}
+
+/// An `apt-get` that works only inside the private configuration written by [`prepare_sid_apt`].
+fn sid_apt_get(apt: &Path) -> Command {
+    let d = |key: &str, value: &Path| format!("-o{key}={}", value.display());
+    let mut cmd = Command::new("apt-get");
+    cmd.args([
+        d("Dir::Etc::sourcelist", &apt.join("sources.list")),
+        d("Dir::Etc::sourceparts", &apt.join("parts")),
+        d("Dir::Etc::preferencesparts", &apt.join("parts")),
+        "-oDir::Etc::preferences=/dev/null".into(),
+        d("Dir::State::Lists", &apt.join("lists")),
+        d("Dir::State::status", &apt.join("status")),
+        d("Dir::Cache", &apt.join("cache")),
+        "-oDebug::NoLocking=1".into(),
+        "-oAPT::Architecture=amd64".into(),
+        "-oAcquire::Languages=none".into(),
+    ]);
+    cmd
+}
+
+/// Adds Debian sid packages (just these, not their dependencies) to the private sysroot that holds the fetched
+/// Godot, e.g. the GL client libraries a windowed run needs. Packages already added are skipped (they are listed
+/// in `target/godot-sysroot/.extra-packages`). Returns the sysroot's library folder.
+pub fn ensure_sysroot_packages(packages: &[&str]) -> Result<PathBuf> {
+    let sysroot = repo_root().join("target/godot-sysroot");
+    let lib = sysroot.join("usr/lib/x86_64-linux-gnu");
+    if !sysroot.join("usr/bin/godot").exists() {
+        return Err(format!("no Godot sysroot at {}", sysroot.display()));
+    }
+    let marker = sysroot.join(".extra-packages");
+    let have = fs::read_to_string(&marker).unwrap_or_default();
+    let missing: Vec<&str> = packages.iter().copied().filter(|p| !have.lines().any(|l| l == *p)).collect();
+    if missing.is_empty() {
+        return Ok(lib);
+    }
+    let uri = debian_archive_uri().ok_or("no Debian archive found in /etc/apt to fetch packages from")?;
+    let apt = repo_root().join("target/godot-apt");
+    prepare_sid_apt(&apt, &uri)?;
+    println!("xtask: adding sid packages to {}: {}", sysroot.display(), missing.join(" "));
+    if !apt.join("lists").read_dir().map(|mut d| d.any(|e| e.is_ok_and(|e| e.path().is_file()))).unwrap_or(false) {
+        crate::run(sid_apt_get(&apt).args(["-qq", "update"]))?;
+    }
+    let download = apt.join("cache/extra");
+    let _ = fs::remove_dir_all(&download);
+    fs::create_dir_all(&download).map_err(|e| format!("cannot create {}: {e}", download.display()))?;
+    // `apt-get download` fetches exactly the named packages into the current folder.
+    let mut cmd = sid_apt_get(&apt);
+    cmd.current_dir(&download).args(["-qq", "download"]).args(&missing);
+    if crate::run(&mut cmd).is_err() {
+        // The package lists may be stale (sid moves fast): refresh them once and retry.
+        crate::run(sid_apt_get(&apt).args(["-qq", "update"]))?;
+        crate::run(&mut cmd)?;
+    }
+    let debs = fs::read_dir(&download).map_err(|e| format!("cannot read {}: {e}", download.display()))?;
+    for deb in debs.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "deb")) {
+        crate::run(Command::new("dpkg").arg("-x").arg(&deb).arg(&sysroot))?;
+    }
+    let _ = fs::remove_dir_all(&download);
+    let mut listed = have;
+    for p in missing {
+        listed.push_str(p);
+        listed.push('\n');
+    }
+    fs::write(&marker, listed).map_err(|e| format!("cannot write {}: {e}", marker.display()))?;
+    Ok(lib)
 }
 
 /// What a Godot run printed and how it ended.

@@ -4,9 +4,11 @@
 //! - `build [--release]`: build the extension and place it where `addons/reach2d/reach2d.gdextension` points.
 //! - `test`: formatting, clippy, the Rust tests, then the Godot integration tests in `tests/`, in a real headless Godot.
 //! - `demo`: build, then run the demo project (windowed with a display, headless otherwise).
+//! - `screenshots`: render each demo scene to `docs/screenshots/*.png` (Xvfb + Mesa, no GPU needed).
 //! - `package`: write a release zip of the addon into `dist/`.
 //! - `godot -- ARGS...`: run the project's Godot with ARGS (fetching it first if needed).
 
+mod demo;
 mod godot;
 mod godot_tests;
 mod package;
@@ -22,8 +24,10 @@ fn main() -> ExitCode {
     let outcome = match args.first().map(String::as_str) {
         Some("build") => build(args.iter().any(|a| a == "--release")).map(|_| ()),
         Some("test") => godot_tests::test_all(args.iter().any(|a| a == "--godot-only")),
-        Some("demo") => demo(),
+        Some("demo") => demo::demo(),
+        Some("screenshots") => demo::screenshots(),
         Some("package") => package::package(),
+        Some("bench") => bench(),
         Some("godot") => run_godot(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
@@ -43,8 +47,10 @@ const USAGE: &str = "usage: cargo xtask <command>
   build [--release]   build the extension into addons/reach2d/bin/
   test [--godot-only]  fmt, clippy, Rust tests, then the Godot tests in tests/ (headless);
                       REACH2D_TEST_FILTER=word runs only tests/test_*word*.gd
-  demo                build and run the demo project
+  demo                build (release) and run the demo project: windowed, or headless without a display
+  screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
   package             write dist/reach2d-<version>.zip (release build)
+  bench               Reach2D's nodes vs Godot's built-in 2D IK in one headless Godot (release build)
   godot -- ARGS...    run the project's Godot 4 with ARGS";
 
 /// The repository root (the workspace folder that holds `Cargo.toml`).
@@ -105,37 +111,36 @@ pub fn build(release: bool) -> Result<PathBuf> {
     Ok(placed)
 }
 
+/// Times the nodes against Godot's built-in SkeletonModification2D solvers (tests/bench/bench_nodes.gd).
+///
+/// The editor build of Godot loads the `debug` library entry, so the release build is placed under that name
+/// for the run; the next `cargo xtask build` or `test` puts the debug build back.
+fn bench() -> Result {
+    let release = build(true)?;
+    let root = repo_root();
+    let debug_slot = root.join("addons/reach2d/bin").join(addon_library_name(false));
+    std::fs::copy(&release, &debug_slot).map_err(|e| format!("cannot place the release build: {e}"))?;
+    let project = root.join("tests");
+    godot_tests::write_extension_list(&project)?;
+    let godot = godot::Godot::locate_or_fetch()?;
+    let log = root.join("target/godot-bench.log");
+    let outcome = godot::run_logged(
+        godot.command().args(["--headless", "--path"]).arg(&project).args(["-s", "res://bench/bench_nodes.gd"]),
+        &log,
+        std::time::Duration::from_secs(900),
+    )?;
+    for line in outcome.output.lines().filter(|l| l.starts_with('|') || l.starts_with("Godot")) {
+        println!("{line}");
+    }
+    if !outcome.success || !outcome.output.contains(godot_tests::DONE_SENTINEL) {
+        return Err(format!("the benchmark did not finish (log: {})", log.display()));
+    }
+    Ok(())
+}
+
 fn run_godot(args: &[String]) -> Result {
     let args = args.strip_prefix(&["--".to_string()]).unwrap_or(args);
     let godot = godot::Godot::locate_or_fetch()?;
     let status = godot.command().args(args).status().map_err(|e| format!("cannot start Godot: {e}"))?;
     std::process::exit(status.code().unwrap_or(1));
-}
-
-fn demo() -> Result {
-    build(false)?;
-    let root = repo_root();
-    let project = root.join("godot_project");
-    godot_tests::write_extension_list(&project)?;
-    let godot = godot::Godot::locate_or_fetch()?;
-    let has_display = std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
-    if has_display {
-        println!("xtask: opening the demo in a window");
-        return run(godot.command().arg("--path").arg(&project));
-    }
-    println!("xtask: no display; running every demo scene headless");
-    let log = root.join("target/godot-demo.log");
-    let outcome = godot::run_logged(
-        godot.command().args(["--headless", "--path"]).arg(&project).args(["-s", "res://demo_runner.gd"]),
-        &log,
-        std::time::Duration::from_secs(300),
-    )?;
-    print!("{}", outcome.output);
-    if let Some(problem) = godot::log_problem(&outcome.output) {
-        return Err(format!("the demo logged an error: {problem} (full log: {})", log.display()));
-    }
-    if !outcome.success || !outcome.output.contains(godot_tests::DONE_SENTINEL) {
-        return Err(format!("the demo did not finish cleanly (full log: {})", log.display()));
-    }
-    Ok(())
 }

@@ -1,0 +1,185 @@
+extends SceneTree
+## Reach2D's nodes against Godot's built-in SkeletonModification2D solvers on the same chains, in one process.
+## Run with `cargo xtask bench` (release build of the extension). Prints median and spread per chain solve, the
+## ratio built-in / Reach2D, and the end-effector error each leaves, unmirrored and mirrored.
+
+const CHAINS_PER_SET := 64
+const REPEATS := 41
+const LENGTH := 24.0
+
+
+func _initialize() -> void:
+	create_timer(600.0).timeout.connect(func(): printerr("bench: watchdog"); quit(3))
+	_run.call_deferred()
+
+
+## A skeleton with an n-bone chain along a gentle curve, plus a target and a Node2D at the tip's end.
+func make_rig(n: int, at: Vector2, mirrored: bool) -> Dictionary:
+	var skeleton := Skeleton2D.new()
+	skeleton.position = at
+	if mirrored:
+		skeleton.scale = Vector2(-1, 1)
+	root.add_child(skeleton)
+	var parent: Node = skeleton
+	var bones: Array[Bone2D] = []
+	for i in n:
+		var bone := Bone2D.new()
+		bone.name = "b%d" % i
+		bone.set_autocalculate_length_and_angle(false)
+		bone.set_length(LENGTH)
+		bone.position = Vector2.ZERO if i == 0 else Vector2(LENGTH, 0)
+		bone.rotation = 0.15
+		parent.add_child(bone)
+		bone.rest = bone.transform
+		bones.append(bone)
+		parent = bone
+	var tip := Node2D.new()
+	tip.name = "tip"
+	tip.position = Vector2(LENGTH, 0)
+	bones[-1].add_child(tip)
+	var target := Node2D.new()
+	root.add_child(target)
+	return {"skeleton": skeleton, "bones": bones, "target": target, "tip": tip}
+
+
+func add_builtin(kind: String, rig: Dictionary) -> void:
+	var skeleton: Skeleton2D = rig["skeleton"]
+	var bones: Array = rig["bones"]
+	var modification: SkeletonModification2D
+	match kind:
+		"fabrik":
+			var m := SkeletonModification2DFABRIK.new()
+			m.fabrik_data_chain_length = bones.size()
+			for i in bones.size():
+				m.set_fabrik_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
+				m.set_fabrik_joint_bone_index(i, bones[i].get_index_in_skeleton())
+			m.target_nodepath = skeleton.get_path_to(rig["target"])
+			modification = m
+		"ccd":
+			var m := SkeletonModification2DCCDIK.new()
+			m.ccdik_data_chain_length = bones.size()
+			for i in bones.size():
+				m.set_ccdik_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
+				m.set_ccdik_joint_bone_index(i, bones[i].get_index_in_skeleton())
+			m.target_nodepath = skeleton.get_path_to(rig["target"])
+			m.tip_nodepath = skeleton.get_path_to(rig["tip"])
+			modification = m
+		"two_bone":
+			var m := SkeletonModification2DTwoBoneIK.new()
+			m.set_joint_one_bone2d_node(skeleton.get_path_to(bones[0]))
+			m.set_joint_one_bone_idx(bones[0].get_index_in_skeleton())
+			m.set_joint_two_bone2d_node(skeleton.get_path_to(bones[1]))
+			m.set_joint_two_bone_idx(bones[1].get_index_in_skeleton())
+			m.target_nodepath = skeleton.get_path_to(rig["target"])
+			modification = m
+	var stack := SkeletonModificationStack2D.new()
+	stack.add_modification(modification)
+	skeleton.set_modification_stack(stack)
+	stack.enabled = true
+
+
+func add_reach2d(kind: String, rig: Dictionary, iterations: int) -> Node2D:
+	var klass: String = {"fabrik": "FabrikChain2D", "ccd": "CcdChain2D", "two_bone": "TwoBoneIk2D"}[kind]
+	var ik: Node2D = ClassDB.instantiate(klass)
+	ik.update_mode = 2
+	ik.target = rig["target"]
+	ik.root_bone = rig["bones"][0]
+	ik.tip_bone = rig["bones"][-1]
+	if kind != "two_bone":
+		# The built-in solvers run a fixed number of iterations: match them, with no early exit.
+		ik.max_iterations = iterations
+		ik.tolerance = 0.0
+	root.add_child(ik)
+	return ik
+
+
+func reset(rig: Dictionary) -> void:
+	for bone in rig["bones"]:
+		bone.rotation = 0.15
+
+
+func place_target(rig: Dictionary, k: int, n: int) -> void:
+	var skeleton: Skeleton2D = rig["skeleton"]
+	var reach := LENGTH * n
+	var angle := 0.7 + 0.37 * k
+	rig["target"].global_position = skeleton.global_position + Vector2(cos(angle), sin(angle)) * reach * 0.6
+
+
+func effector(rig: Dictionary) -> Vector2:
+	var tip: Bone2D = rig["bones"][-1]
+	return tip.global_transform * Vector2(tip.get_length(), 0)
+
+
+func stats(samples: Array) -> Dictionary:
+	samples.sort()
+	var n := samples.size()
+	return {"median": samples[n / 2], "p10": samples[n / 10], "p90": samples[(n * 9) / 10]}
+
+
+## Median/spread of the time to solve each chain once, and the mean effector error after one solve.
+func measure(kind: String, n: int, use_builtin: bool, mirrored: bool) -> Dictionary:
+	var rigs := []
+	var iks := []
+	for c in CHAINS_PER_SET:
+		var rig := make_rig(n, Vector2(200 + (c % 8) * 220, 200 + (c / 8) * 220), mirrored)
+		rigs.append(rig)
+		if use_builtin:
+			add_builtin(kind, rig)
+		else:
+			iks.append(add_reach2d(kind, rig, 10))
+	var samples := []
+	var error_sum := 0.0
+	for r in REPEATS:
+		for c in rigs.size():
+			reset(rigs[c])
+			place_target(rigs[c], c + r, n)
+		var start := Time.get_ticks_usec()
+		if use_builtin:
+			for rig in rigs:
+				rig["skeleton"].execute_modifications(0.016, 0)
+		else:
+			for ik in iks:
+				ik.solve()
+		var elapsed := Time.get_ticks_usec() - start
+		samples.append(float(elapsed) / rigs.size())
+		if r == REPEATS - 1:
+			for rig in rigs:
+				error_sum += effector(rig).distance_to(rig["target"].global_position)
+	for rig in rigs:
+		rig["skeleton"].free()
+		rig["target"].free()
+	for ik in iks:
+		ik.free()
+	var s := stats(samples)
+	s["error"] = error_sum / rigs.size()
+	return s
+
+
+func _run() -> void:
+	print("Godot %s, %d chains per set, %d repeats; microseconds per chain solve (median [p10, p90])" % [Engine.get_version_info()["string"], CHAINS_PER_SET, REPEATS])
+	print("| solver | N | Reach2D us | built-in us | built-in / Reach2D | Reach2D error px | built-in error px | mirrored: Reach2D error | mirrored: built-in error |")
+	print("|---|---|---|---|---|---|---|---|---|")
+	var cases := [["fabrik", 4], ["fabrik", 8], ["fabrik", 16], ["ccd", 4], ["ccd", 8], ["ccd", 16], ["two_bone", 2]]
+	for case in cases:
+		var kind: String = case[0]
+		var n: int = case[1]
+		var ours := measure(kind, n, false, false)
+		var theirs := measure(kind, n, true, false)
+		var ours_m := measure(kind, n, false, true)
+		var theirs_m := measure(kind, n, true, true)
+		print("| %s | %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.1fx | %.3f | %.3f | %.3f | %.3f |" % [
+			kind, n, ours["median"], ours["p10"], ours["p90"], theirs["median"], theirs["p10"], theirs["p90"],
+			theirs["median"] / ours["median"], ours["error"], theirs["error"], ours_m["error"], theirs_m["error"]])
+	# The floor under every row: one GDScript call into the extension that does nothing.
+	var probe: Node2D = ClassDB.instantiate("FabrikChain2D")
+	root.add_child(probe)
+	var calls := []
+	for r in REPEATS:
+		var start := Time.get_ticks_usec()
+		for i in 1000:
+			probe.has_angle_limits(0)
+		calls.append((Time.get_ticks_usec() - start) / 1000.0)
+	var c := stats(calls)
+	print("| call overhead (has_angle_limits) | - | %.3f [%.3f, %.3f] | | | | | | |" % [c["median"], c["p10"], c["p90"]])
+	print("REACH2D_DONE")
+	quit(0)
