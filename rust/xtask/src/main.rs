@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Some("demo") => demo::demo(),
         Some("screenshots") => demo::screenshots(),
         Some("package") => package::package(),
+        Some("bench") => bench(),
         Some("godot") => run_godot(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
@@ -49,6 +50,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   demo                build (release) and run the demo project: windowed, or headless without a display
   screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
   package             write dist/reach2d-<version>.zip (release build)
+  bench               Reach2D's nodes vs Godot's built-in 2D IK in one headless Godot (release build)
   godot -- ARGS...    run the project's Godot 4 with ARGS";
 
 /// The repository root (the workspace folder that holds `Cargo.toml`).
@@ -107,6 +109,33 @@ pub fn build(release: bool) -> Result<PathBuf> {
     std::fs::rename(&tmp, &placed).map_err(|e| format!("cannot place {}: {e}", placed.display()))?;
     println!("xtask: placed {}", placed.strip_prefix(&root).unwrap_or(&placed).display());
     Ok(placed)
+}
+
+/// Times the nodes against Godot's built-in SkeletonModification2D solvers (tests/bench/bench_nodes.gd).
+///
+/// The editor build of Godot loads the `debug` library entry, so the release build is placed under that name
+/// for the run; the next `cargo xtask build` or `test` puts the debug build back.
+fn bench() -> Result {
+    let release = build(true)?;
+    let root = repo_root();
+    let debug_slot = root.join("addons/reach2d/bin").join(addon_library_name(false));
+    std::fs::copy(&release, &debug_slot).map_err(|e| format!("cannot place the release build: {e}"))?;
+    let project = root.join("tests");
+    godot_tests::write_extension_list(&project)?;
+    let godot = godot::Godot::locate_or_fetch()?;
+    let log = root.join("target/godot-bench.log");
+    let outcome = godot::run_logged(
+        godot.command().args(["--headless", "--path"]).arg(&project).args(["-s", "res://bench/bench_nodes.gd"]),
+        &log,
+        std::time::Duration::from_secs(900),
+    )?;
+    for line in outcome.output.lines().filter(|l| l.starts_with('|') || l.starts_with("Godot")) {
+        println!("{line}");
+    }
+    if !outcome.success || !outcome.output.contains(godot_tests::DONE_SENTINEL) {
+        return Err(format!("the benchmark did not finish (log: {})", log.display()));
+    }
+    Ok(())
 }
 
 fn run_godot(args: &[String]) -> Result {
