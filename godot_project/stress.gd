@@ -19,6 +19,7 @@ var totals := {"reach2d": 0.0, "builtin": 0.0}
 var frames := {"reach2d": 0, "builtin": 0}
 var builtin_error := 0.0
 var builtin_error_frames := 0
+var builtin_toggle: CheckBox
 
 
 func demo_title() -> String:
@@ -31,7 +32,7 @@ func demo_help() -> String:
 
 func _demo_ready() -> void:
 	add_slider("Chains", 50, 4000, 50, count, func(v: float) -> void: pending_count = int(v))
-	add_toggle("Godot built-in FABRIK", false, func(on: bool) -> void: use_builtin = on)
+	builtin_toggle = add_toggle("Godot built-in FABRIK", false, func(on: bool) -> void: use_builtin = on)
 	_build(count)
 
 
@@ -102,6 +103,7 @@ func _demo_process(delta: float) -> void:
 		pending_count = -1
 	if scripted:
 		use_builtin = time > 2.5
+		builtin_toggle.set_pressed_no_signal(use_builtin)
 	# Targets circle their chains; with a real pointer, those near it lean toward it (kept within reach).
 	var focus := aim()
 	for chain in chains:
