@@ -3,9 +3,15 @@
 //!
 //! Per solve this costs O(N) engine calls and, once the buffers have grown to the chain's length, no heap
 //! allocation: each bone's local transform and rotation are read once, the globals are composed here (never read
-//! back from the engine), and only each bone's `rotation` is written.
+//! back from the engine), and only each bone's `rotation` is written. The chain's structure is not walked again
+//! every frame: any change to it (a bone reparented, a node inserted, the root moved elsewhere) takes the tip bone
+//! out of the tree and back, and its `tree_entered` signal marks the cached chain stale.
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use glam::Affine2;
+use godot::builtin::Callable;
 use godot::classes::{Bone2D, CanvasItem, Node};
 use godot::obj::{Gd, InstanceId};
 use reach2d_core::write_back::{BonePose, ChainPose};
@@ -30,7 +36,10 @@ pub struct BoneChain {
     ids: Vec<InstanceId>,
     /// The root bone's parent when it is a CanvasItem (its global transform places the chain).
     parent: Option<Gd<CanvasItem>>,
-    root_parent_id: Option<InstanceId>,
+    /// Set by the tip bone's `tree_entered` signal: the chain may have changed shape.
+    stale: Rc<Cell<bool>>,
+    /// The tip bone and the callable connected to its `tree_entered`, to disconnect when the chain changes.
+    watch: Option<(Gd<Bone2D>, Callable)>,
     /// The chain as last read.
     pub poses: Vec<BonePose>,
     pub parent_transform: Affine2,
@@ -62,7 +71,7 @@ impl BoneChain {
         self.bones.clear();
         self.ids.clear();
         self.parent = None;
-        self.root_parent_id = None;
+        self.unwatch();
         self.has_written = false;
     }
 
@@ -95,14 +104,29 @@ impl BoneChain {
 
     fn still_linked(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>) -> bool {
         let (Some(&first), Some(&last)) = (self.ids.first(), self.ids.last()) else { return false };
-        if first != root.instance_id() || last != tip.instance_id() {
-            return false;
+        // Freeing any bone of the chain frees the tip with it, which the caller has checked.
+        first == root.instance_id() && last == tip.instance_id() && !self.stale.get()
+    }
+
+    /// Watches the tip bone: it leaves and re-enters the tree whenever the chain above it changes.
+    fn watch(&mut self, tip: &Gd<Bone2D>) {
+        self.unwatch();
+        let stale = Rc::new(Cell::new(false));
+        let flag = Rc::clone(&stale);
+        let callable = Callable::from_fn("reach2d_chain_changed", move |_| flag.set(true));
+        let mut tip = tip.clone();
+        tip.connect("tree_entered", &callable);
+        self.stale = stale;
+        self.watch = Some((tip, callable));
+    }
+
+    fn unwatch(&mut self) {
+        if let Some((mut tip, callable)) = self.watch.take()
+            && tip.is_instance_valid()
+            && tip.is_connected("tree_entered", &callable)
+        {
+            tip.disconnect("tree_entered", &callable);
         }
-        // Every bone still exists and its parent is still the one it had when the chain was resolved.
-        self.bones.iter().enumerate().all(|(i, bone)| {
-            let expected = if i == 0 { self.root_parent_id } else { Some(self.ids[i - 1]) };
-            bone.is_instance_valid() && bone.get_parent().map(|p| p.instance_id()) == expected
-        })
     }
 
     fn resolve(&mut self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, direct_child: bool) -> Result<(), SetupProblem> {
@@ -131,9 +155,8 @@ impl BoneChain {
         if direct_child && self.bones.len() != 2 {
             return Err(SetupProblem::TipNotChildOfRoot);
         }
-        let parent = self.bones[0].get_parent();
-        self.root_parent_id = parent.as_ref().map(|p| p.instance_id());
-        self.parent = parent.and_then(|p| p.try_cast::<CanvasItem>().ok());
+        self.parent = self.bones[0].get_parent().and_then(|p| p.try_cast::<CanvasItem>().ok());
+        self.watch(tip);
         Ok(())
     }
 
@@ -267,6 +290,12 @@ fn is_ancestor(ancestor: InstanceId, node: Gd<Node>) -> bool {
         current = n.get_parent();
     }
     false
+}
+
+impl Drop for BoneChain {
+    fn drop(&mut self) {
+        self.unwatch();
+    }
 }
 
 fn set_rotations(bones: &mut [Gd<Bone2D>], rotations: &[f32]) {
