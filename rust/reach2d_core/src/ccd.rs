@@ -38,9 +38,9 @@ use crate::{CcdSettings, SolveError, SolveReport, validate};
 /// root-to-tip pass that brings every bone inside its limit, when limits are set). Zero-length
 /// bones and coincident joints are skipped (no rotation). Never allocates, never panics.
 ///
-/// Once a sweep no longer halves the distance (damped: once sweeps stall), the rest of the
-/// budget goes to the damped least-squares refinement on the relative angles (see the crate
-/// docs): limits exact, each angle change capped at `max_angle_step`, segments kept, the
+/// With limits, once a sweep no longer halves the distance (without limits or when damped: once
+/// sweeps stall, or after half of `max_iterations`, at least 8 sweeps), the rest of the budget goes to the damped
+/// least-squares refinement on the relative angles (see the crate docs): limits exact, each angle change capped at `max_angle_step`, segments kept, the
 /// distance never increased; `iterations` then also counts its iterations.
 ///
 /// # Errors
@@ -124,9 +124,10 @@ pub(crate) fn solve_ccd_unchecked(
     let step = Step::new(settings.max_angle_step);
     let mut iterations = 0;
     let mut last_tip = joints[n];
-    // Sweeps continue while they make good progress, then the refinement takes over. Damped
-    // sweeps progress slowly by design: they hand over only when they (nearly) stall.
-    let hand_over = if step.0.is_some() { DAMPED_STALL } else { SLOW_PROGRESS };
+    // Sweeps continue while they make good progress, then the refinement takes over. With limits,
+    // undamped sweeps hand over as soon as a sweep no longer halves the distance (limited CCD
+    // converges slowly); without limits, and when damped, only when sweeps (nearly) stall.
+    let hand_over = if step.0.is_some() || !limited { DAMPED_STALL } else { SLOW_PROGRESS };
     let mut stalled = false;
     while iterations < settings.max_iterations {
         iterations += 1;
@@ -138,7 +139,12 @@ pub(crate) fn solve_ccd_unchecked(
         if distance <= tol {
             break;
         }
-        if tip == last_tip || distance > hand_over * previous {
+        // Without limits CCD keeps its own character (distal bones curl first) for most solves; sweeps that
+        // still have not arrived after half the budget hand over too, so slow cases still reach.
+        if tip == last_tip
+            || distance > hand_over * previous
+            || iterations >= (settings.max_iterations / 2).max(MIN_PURE_SWEEPS)
+        {
             stalled = true;
             break;
         }
@@ -157,8 +163,11 @@ pub(crate) fn solve_ccd_unchecked(
 /// Undamped sweeps continue while each one shrinks the distance to at most this fraction of
 /// the previous one; then the refinement ([`Refiner`]) takes over.
 const SLOW_PROGRESS: f32 = 0.5;
-/// The same for damped sweeps (`max_angle_step < PI`).
+/// The same for damped or unlimited sweeps.
 const DAMPED_STALL: f32 = 0.99;
+/// Without limits or when damped, sweeps also hand over after half the budget, but never before
+/// this many: a small budget is plain CCD.
+const MIN_PURE_SWEEPS: u32 = 8;
 
 /// One unlimited tip-to-root sweep. Leaves slot `i + 1` holding bone `i`'s pre-rotated
 /// segment and returns the total rotation (see the module docs); [`rebuild`] finishes it.
