@@ -77,6 +77,8 @@ fn draw_limit(
     let (a, b) = if from <= to { (from, to) } else { (to, from) };
     node.draw_arc_ex(center, radius, a, b, 24, LIMIT_COLOR).width(width).done();
     for edge in [start, end] {
-        node.draw_line_ex(center, center + vector2(edge.normalize() * radius), LIMIT_COLOR).width(width * 0.75).done();
+        node.draw_line_ex(center, center + vector2(edge.normalize_or_zero() * radius), LIMIT_COLOR)
+            .width(width * 0.75)
+            .done();
     }
 }

@@ -124,6 +124,10 @@ pub(crate) fn solve_ccd_unchecked(
     let step = Step::new(settings.max_angle_step);
     let mut iterations = 0;
     let mut last_tip = joints[n];
+    // Progress is measured against the closest any pose can get (the segments are rigid): for a
+    // target out of reach the distance itself barely shrinks while the chain straightens.
+    let reach: f32 = joints.windows(2).map(|w| w[0].distance(w[1])).sum();
+    let floor = (joints[0].distance(target) - reach).max(0.0);
     // Sweeps continue while they make good progress, then the refinement takes over. With limits,
     // undamped sweeps hand over as soon as a sweep no longer halves the distance (limited CCD
     // converges slowly); without limits, and when damped, only when sweeps (nearly) stall.
@@ -134,7 +138,7 @@ pub(crate) fn solve_ccd_unchecked(
         let q =
             if limited { sweep_limited(joints, target, limits, root_dir, step) } else { sweep(joints, target, step) };
         let tip = rebuild(joints, q);
-        let previous = distance;
+        let previous = distance - floor;
         distance = tip.distance(target);
         if distance <= tol {
             break;
@@ -142,7 +146,7 @@ pub(crate) fn solve_ccd_unchecked(
         // Without limits CCD keeps its own character (distal bones curl first) for most solves; sweeps that
         // still have not arrived after half the budget hand over too, so slow cases still reach.
         if tip == last_tip
-            || distance > hand_over * previous
+            || distance - floor > hand_over * previous
             || iterations >= (settings.max_iterations / 2).max(MIN_PURE_SWEEPS)
         {
             stalled = true;

@@ -535,3 +535,26 @@ fn errors_display_says_what_to_fix() {
     let e: Box<dyn std::error::Error> = Box::new(SolveError::EmptyChain);
     assert!(e.to_string().contains("at least 2"));
 }
+
+#[test]
+fn ccd_unreachable_straightens_toward_the_target() {
+    // A curled chain and a target far out of reach: the sweeps must keep straightening the chain
+    // even though the distance itself shrinks by well under 1% per sweep.
+    let mut joints = vec![Vec2::ZERO, Vec2::new(30.0, 10.0), Vec2::new(40.0, 40.0), Vec2::new(20.0, 60.0)];
+    let reach: f32 = joints.windows(2).map(|w| w[0].distance(w[1])).sum();
+    let target = Vec2::new(300.0, -200.0);
+    let r = solve_ccd(
+        &mut joints,
+        target,
+        &ChainLimits::NONE,
+        &CcdSettings { max_iterations: 64, tolerance: 0.5, max_angle_step: f32::INFINITY },
+    )
+    .unwrap();
+    let direction = target.normalize();
+    let mut along = 0.0;
+    for w in joints.windows(2) {
+        along += w[0].distance(w[1]);
+        assert_approx_eq!(w[1], direction * along, 0.05);
+    }
+    assert_approx_eq!(r.distance, target.length() - reach, 0.05);
+}

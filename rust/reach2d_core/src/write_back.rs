@@ -169,11 +169,13 @@ impl ChainPose<'_> {
             let limit = rotation_limits.get(i).copied().flatten();
             let clamp = |angle: f32| limit.map_or(angle, |l| l.clamp(wrap_angle(angle)));
             let aim = bone.basis * self.child_offset(i);
-            let v = solved_parent.inverse().transform_point2(joints[i + 1]) - bone.position;
-            let solved = if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ {
-                v.to_angle() - aim.to_angle()
-            } else {
-                bone.rotation
+            // A singular parent (zero scale) defines no direction: the bone keeps its rotation.
+            let v = try_inverse(solved_parent).map(|inverse| inverse.transform_point2(joints[i + 1]) - bone.position);
+            let solved = match v {
+                Some(v) if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ => {
+                    v.to_angle() - aim.to_angle()
+                }
+                _ => bone.rotation,
             };
             let solved = if solved.is_finite() { clamp(solved) } else { bone.rotation };
             let written = clamp(lerp_angle(bone.rotation, solved, weight));
@@ -187,6 +189,12 @@ impl ChainPose<'_> {
         let effector = written_parent.transform_point2(self.tip_offset);
         effector.is_finite().then_some(effector)
     }
+}
+
+/// The inverse of `a`, or `None` when it is singular (glam's `inverse` would assert in debug builds).
+fn try_inverse(a: Affine2) -> Option<Affine2> {
+    let matrix = a.matrix2.try_inverse()?;
+    Some(Affine2::from_mat2_translation(matrix, -(matrix * a.translation)))
 }
 
 /// Godot's `lerp_angle`: from `from` toward `to` by `weight` along the shorter way round (radians).

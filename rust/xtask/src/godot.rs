@@ -274,7 +274,13 @@ pub fn run_logged(cmd: &mut Command, log: &Path, timeout: Duration) -> Result<Ru
 
 /// The first line of a Godot log that shows a script error or a failed extension load, if any.
 pub fn log_problem(output: &str) -> Option<&str> {
-    const PROBLEMS: [&str; 5] =
-        ["SCRIPT ERROR", "Error loading extension", "Can't open dynamic library", "panicked at", "Parse Error"];
+    const PROBLEMS: [&str; 6] = [
+        "SCRIPT ERROR",
+        "Error loading extension",
+        "Can't open dynamic library",
+        "[panic ",
+        "panicked at",
+        "Parse Error",
+    ];
     output.lines().find(|line| PROBLEMS.iter().any(|p| line.contains(p)))
 }

@@ -62,7 +62,7 @@ pub fn test_all(godot_only: bool) -> Result {
 /// Runs `cargo test --workspace`, echoing its output and adding up its `test result:` lines.
 fn run_rust_tests(tally: &mut Tally) -> Result {
     let mut child = cargo()
-        .args(["test", "--workspace"])
+        .args(["test", "--workspace", "--no-fail-fast"])
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start cargo test: {e}"))?;
