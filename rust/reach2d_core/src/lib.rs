@@ -93,6 +93,11 @@
 
 #![deny(unsafe_code)]
 
+/// The README's Rust examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
 mod angle;
 mod ccd;
 mod fabrik;
