@@ -28,6 +28,7 @@ func test_reaches_targets_and_keeps_lengths_n2_n4_n8() -> void:
 				var before := joints_of(bones)
 				var solved: bool = ik.solve()
 				var label := "%s N=%d %s" % [klass, n, pose]
+				print("%s: error %.4f px in %d iterations" % [label, ik.last_error, ik.last_iterations])
 				expect(solved, "%s: solve() returned true" % label)
 				expect_vec_near(bone_end(bones[-1]), target.global_position, ik.tolerance + 1e-3, "%s: tip at target" % label)
 				expect_near(ik.last_error, bone_end(bones[-1]).distance_to(target.global_position), 1e-3, "%s: last_error" % label)

@@ -44,7 +44,7 @@ fn add_dir(
     for entry in entries {
         let name = entry.file_name().to_string_lossy().into_owned();
         // Editor caches and half-copied libraries are not part of the addon.
-        if name.starts_with('.') || name.ends_with(".import") || name == "bin" {
+        if name.starts_with('.') || name.ends_with(".import") || name.ends_with(".uid") || name == "bin" {
             continue;
         }
         let path = entry.path();
