@@ -112,15 +112,35 @@ pub fn solve_fabrik(
         }
         return Ok(SolveReport::new(iterations, distance, tol));
     }
+    // FABRIK can stall far from a reachable target (a chain folded back on itself, the inner edge
+    // of the reachable annulus): when a pass barely helps, or half the budget (at least 8 passes)
+    // is spent, the refinement takes the rest. Near float precision a slow pass is just
+    // convergence, not a stall, and FABRIK goes on.
+    let stuck = STALLED_AT * total;
+    let mut stalled = false;
     while iterations < settings.max_iterations {
         iterations += 1;
         backward(joints, lengths, target, toward_root);
         let tip = forward(joints, lengths, root, toward_target);
+        let previous = distance;
         distance = tip.distance(target);
-        if distance <= tol || tip == last_tip {
+        if distance <= tol {
             break;
         }
+        if tip == last_tip || distance > STALL * previous || iterations >= (settings.max_iterations / 2).max(8) {
+            stalled = distance > stuck;
+            if stalled || tip == last_tip {
+                break;
+            }
+        }
         last_tip = tip;
+    }
+    if stalled && iterations < settings.max_iterations {
+        let budget = settings.max_iterations - iterations;
+        let (used, d) =
+            Refiner::new(Some(lengths), limits, root_dir, f32::INFINITY).run(joints, target, tol, budget, distance);
+        iterations += used;
+        distance = d;
     }
     Ok(SolveReport::new(iterations, distance, tol))
 }
@@ -128,6 +148,11 @@ pub fn solve_fabrik(
 /// With limits, FABRIK passes continue while each one shrinks the distance to at most this
 /// fraction of the previous one; then the refinement ([`Refiner`]) takes over.
 const LIMITED_PROGRESS: f32 = 0.5;
+/// Without limits, a pass that leaves more than this fraction of the distance has stalled...
+const STALL: f32 = 0.99;
+/// ...and hands over to the refinement when the tip is still this fraction of the chain's length
+/// away (closer than that, a slow pass is convergence at float precision).
+const STALLED_AT: f32 = 1e-3;
 
 /// Tip-to-root pass: pins the tip at `target` and pulls each joint toward its old position at
 /// its bone's length. `fallback` is the root-ward direction used when no previous segment has

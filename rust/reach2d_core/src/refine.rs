@@ -43,6 +43,8 @@ const MU_DOWN: f32 = 0.3;
 const MU_UP: f32 = 8.0;
 /// An accepted step that keeps more than this fraction of the distance counts as a stall.
 const STALL: f32 = 0.999;
+/// How far (radians) the first restart bends each joint of the current pose.
+const NUDGE: f32 = 0.35;
 /// Longest chain (bones) that gets restarts (their stack buffer holds this many + 1 points).
 pub(crate) const RESTART_MAX_BONES: usize = 64;
 
@@ -138,10 +140,20 @@ impl<'a, 'l> Refiner<'a, 'l> {
             let placed = if len2 <= TINY_SQ {
                 prev + s
             } else {
-                let r = unit_random(seed, i);
-                let angle = match arc(self.limits, i) {
-                    Some((mid, half)) => mid + half * (2.0 * r - 1.0),
-                    None => TAU * (r - 0.5),
+                let angle = if seed == 1 {
+                    // First, a nudge of the current pose: bending every joint a little (alternating
+                    // sides) breaks a stationary point such as a chain folded along the target line,
+                    // and starts the descent close to where the chain already is.
+                    let nudge = if i % 2 == 0 { NUDGE } else { -NUDGE };
+                    let current = signed_angle(parent, s) + nudge;
+                    arc(self.limits, i)
+                        .map_or(current, |(mid, half)| mid + wrap_angle(current - mid).clamp(-half, half))
+                } else {
+                    let r = unit_random(seed, i);
+                    match arc(self.limits, i) {
+                        Some((mid, half)) => mid + half * (2.0 * r - 1.0),
+                        None => TAU * (r - 0.5),
+                    }
                 };
                 let dir = parent.rotate(Vec2::from_angle(angle));
                 let p = prev + dir * self.lengths.map_or_else(|| len2.sqrt(), |l| l[i]);
@@ -167,6 +179,12 @@ impl<'a, 'l> Refiner<'a, 'l> {
                 break;
             };
             let trial = self.apply::<false>(joints, tip, y, freeze).distance(target);
+            if trial == distance {
+                // No bone moves: a stationary point (e.g. a chain folded along the line to the target,
+                // where every Jacobian column is perpendicular to the error). More damping cannot help;
+                // leave the budget to the restarts.
+                break;
+            }
             if trial < distance {
                 let before = distance;
                 distance = self.apply::<true>(joints, tip, y, freeze).distance(target);

@@ -558,3 +558,15 @@ fn ccd_unreachable_straightens_toward_the_target() {
     }
     assert_approx_eq!(r.distance, target.length() - reach, 0.05);
 }
+
+#[test]
+fn fabrik_escapes_a_chain_folded_onto_the_target_line() {
+    // Collinear and folded back: every FABRIK pass maps this pose onto itself, 5 units from the
+    // target (seen in the stress demo). The refinement takes over and reaches it.
+    let mut joints = vec![Vec2::ZERO, Vec2::new(11.0, 0.0), Vec2::ZERO];
+    let target = Vec2::new(5.0, 0.0);
+    let r = solve_fabrik(&mut joints, &[11.0, 11.0], target, &ChainLimits::NONE, &FabrikSettings::default()).unwrap();
+    assert!(r.reached, "{r:?}");
+    assert_approx_eq!(joints[2], target, 0.5);
+    assert_lengths(&joints, &[11.0, 11.0], 1e-4);
+}
