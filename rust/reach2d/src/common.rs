@@ -7,8 +7,12 @@ use godot::obj::WithBaseField;
 use godot::prelude::*;
 use reach2d_core::Vec2;
 
-use crate::chain::BoneChain;
+use godot::classes::Bone2D;
+use reach2d_core::ChainSolver;
+
+use crate::chain::{BoneChain, TipEnd};
 use crate::convert::vec2;
+use crate::limits::AngleLimits;
 use crate::problem::{ProblemReporter, SetupProblem};
 
 /// When a node solves by itself.
@@ -71,6 +75,36 @@ pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, SetupProblem
     }
     let position = vec2(target.get_global_position());
     if position.is_finite() { Ok(position) } else { Err(SetupProblem::TargetNotFinite) }
+}
+
+/// The setup check of the chain nodes: a target, and bones from `root` down to `tip` (`direct_child`: the tip is
+/// the root's child).
+pub fn check_chain(
+    state: &mut IkState,
+    target: Option<&Gd<Node2D>>,
+    root: Option<&Gd<Bone2D>>,
+    tip: Option<&Gd<Bone2D>>,
+    direct_child: bool,
+) -> Result<(), SetupProblem> {
+    target_position(target)?;
+    state.chain.ensure(root, tip, direct_child)
+}
+
+/// One solve of an iterative chain node (FABRIK or CCD): read, solve in flat arrays, write rotations.
+pub fn solve_chain(
+    state: &mut IkState,
+    target: Option<&Gd<Node2D>>,
+    (root, tip): (Option<&Gd<Bone2D>>, Option<&Gd<Bone2D>>),
+    weight: f32,
+    limits: &AngleLimits,
+    solver: &impl ChainSolver,
+) -> Result<Solved, SetupProblem> {
+    let goal = target_position(target)?;
+    let chain = &mut state.chain;
+    chain.ensure(root, tip, false)?;
+    chain.read(TipEnd::BoneLength)?;
+    let (effector, report) = chain.solve_and_write(solver, goal, weight, limits.active())?;
+    Ok(Solved { error: effector.distance(goal), iterations: report.iterations })
 }
 
 /// A Reach2D node: its shared settings and state, and its own solve.
@@ -196,6 +230,68 @@ pub fn configuration_warnings<T: IkNode>(node: &T) -> PackedStringArray {
     }
     warnings
 }
+
+/// Declares a node class with the properties every node shares, around its own: `bones { .. }` come right after
+/// `target` in the inspector, `solver { .. }` after the shared settings; `target`, `last_error` and
+/// `last_iterations` take the class's own help text. Then implements the shared API ([`ik_node_class`]).
+macro_rules! ik_node {
+    (
+        $(#[doc = $doc:literal])*
+        pub struct $class:ident {
+            target: $target_doc:literal,
+            bones { $($bones:tt)* }
+            solver { $($solver:tt)* }
+            last_error: $last_error_doc:literal,
+            last_iterations: $last_iterations_doc:literal,
+        }
+    ) => {
+        // Doc comments pass as literals: a `meta` fragment would be opaque to the derive that collects the help.
+        $(#[doc = $doc])*
+        #[derive(GodotClass)]
+        #[class(init, tool, base = Node2D)]
+        pub struct $class {
+            #[doc = $target_doc]
+            #[export]
+            target: Option<Gd<Node2D>>,
+            $($bones)*
+            /// If [code]false[/code], the node stops solving by itself; [method solve] still solves.
+            #[export]
+            #[init(val = true)]
+            enabled: bool,
+            /// How much of the solved pose is applied: each bone's written rotation is
+            /// [code]lerp_angle(input, solved, weight)[/code], where input is its rotation before the solve.
+            #[export(range = (0.0, 1.0, 0.01))]
+            #[init(val = 1.0)]
+            weight: f32,
+            /// When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), every physics
+            /// frame ([constant UPDATE_PHYSICS]), or only when [method solve] is called ([constant UPDATE_MANUAL]).
+            #[export]
+            update_mode: $crate::common::UpdateMode,
+            /// Show the solve in the editor while you edit. Saving a scene always stores your own bone rotations.
+            #[export]
+            #[init(val = true)]
+            editor_preview: bool,
+            $($solver)*
+            #[doc = $last_error_doc]
+            #[var(no_set)]
+            #[init(val = -1.0)]
+            last_error: f32,
+            #[doc = $last_iterations_doc]
+            #[var(no_set)]
+            last_iterations: i32,
+
+            limits: $crate::limits::AngleLimits,
+            state: $crate::common::IkState,
+            base: Base<Node2D>,
+        }
+
+        #[godot_api]
+        impl $class {}
+
+        $crate::common::ik_node_class!($class);
+    };
+}
+pub(crate) use ik_node;
 
 /// Implements what every node class shares, given the fields `target`, `enabled`, `update_mode`,
 /// `editor_preview`, `last_error`, `last_iterations`, `limits` and `state`, and the inherent methods

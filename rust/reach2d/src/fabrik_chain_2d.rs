@@ -4,98 +4,66 @@ use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::FabrikSettings;
 
-use crate::chain::TipEnd;
-use crate::common::{self, IkState, Solved, UpdateMode};
-use crate::limits::AngleLimits;
+use crate::common::{self, Solved};
 use crate::problem::SetupProblem;
 
-/// Moves a chain of [Bone2D] nodes so that its end reaches [member target], with FABRIK (Forward And Backward
-/// Reaching Inverse Kinematics).
-///
-/// The chain is [member tip_bone] and its Bone2D ancestors up to [member root_bone]. Its end effector is the end of
-/// the tip bone: [code]tip_bone.global_transform * (Vector2.from_angle(tip_bone.get_bone_angle()) * tip_bone.get_length())[/code].
-/// Each solve reads the bones' transforms once, solves on flat arrays and writes back only each bone's local
-/// [member Node2D.rotation]; position, scale and skew are never touched. Mirrored characters (negative scale on
-/// the skeleton, an ancestor or a bone, on one axis or both) solve exactly like unmirrored ones.
-///
-/// Bone lengths are kept exactly. A target out of reach gives the straight chain pointing at it. Per-bone angle
-/// limits ([method set_angle_limits], or the [i]Angle Limits[/i] group in the inspector) hold exactly after every
-/// solve. The node runs after [AnimationPlayer] and [AnimationTree] in the same frame, so IK layers on top of
-/// animation; [member weight] blends the animated and the solved pose.
-#[derive(GodotClass)]
-#[class(init, tool, base = Node2D)]
-pub struct FabrikChain2D {
-    /// The node the chain reaches for: the end effector goes to its global position.
-    #[export]
-    target: Option<Gd<Node2D>>,
-    /// First bone of the chain (it turns but never moves).
-    #[export]
-    root_bone: Option<Gd<Bone2D>>,
-    /// Last bone of the chain: [member root_bone] itself or one of its Bone2D descendants.
-    #[export]
-    tip_bone: Option<Gd<Bone2D>>,
-    /// If [code]false[/code], the node stops solving by itself; [method solve] still solves.
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// How much of the solved pose is applied: each bone's written rotation is
-    /// [code]lerp_angle(input, solved, weight)[/code], where input is its rotation before the solve.
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), every physics frame
-    /// ([constant UPDATE_PHYSICS]), or only when [method solve] is called ([constant UPDATE_MANUAL]).
-    #[export]
-    update_mode: UpdateMode,
-    /// Show the solve in the editor while you edit. Saving a scene always stores your own bone rotations.
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
-
-    /// Most forward-and-backward passes per solve.
-    #[export_group(name = "Solver")]
-    #[export(range = (1.0, 256.0, 1.0, or_greater))]
-    #[init(val = 16)]
-    max_iterations: i32,
-    /// Distance from the end effector to the target, in global pixels, that counts as reached.
-    #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "px"))]
-    #[init(val = 0.5)]
-    tolerance: f32,
-
-    /// Distance in global pixels between the target and the end effector after the last solve, [member weight]
-    /// included; [code]-1.0[/code] before the first solve.
-    #[var(no_set)]
-    #[init(val = -1.0)]
-    last_error: f32,
-    /// Passes the last solve used: 0 when the tip was already within [member tolerance], 1 for the straight-line
-    /// answer to a target out of reach.
-    #[var(no_set)]
-    last_iterations: i32,
-
-    limits: AngleLimits,
-    state: IkState,
-    base: Base<Node2D>,
+common::ik_node! {
+    /// Moves a chain of [Bone2D] nodes so that its end reaches [member target], with FABRIK (Forward And Backward
+    /// Reaching Inverse Kinematics).
+    ///
+    /// The chain is [member tip_bone] and its Bone2D ancestors up to [member root_bone]. Its end effector is the end
+    /// of the tip bone: [code]tip_bone.global_transform * (Vector2.from_angle(tip_bone.get_bone_angle()) * tip_bone.get_length())[/code].
+    /// Each solve reads the bones' transforms once, solves on flat arrays and writes back only each bone's local
+    /// [member Node2D.rotation]; position, scale and skew are never touched. Mirrored characters (negative scale on
+    /// the skeleton, an ancestor or a bone, on one axis or both) solve exactly like unmirrored ones.
+    ///
+    /// Bone lengths are kept exactly. A target out of reach gives the straight chain pointing at it. Per-bone angle
+    /// limits ([method set_angle_limits], or the [i]Angle Limits[/i] group in the inspector) hold exactly after every
+    /// solve. The node runs after [AnimationPlayer] and [AnimationTree] in the same frame, so IK layers on top of
+    /// animation; [member weight] blends the animated and the solved pose.
+    pub struct FabrikChain2D {
+        target: "The node the chain reaches for: the end effector goes to its global position.",
+        bones {
+            /// First bone of the chain (it turns but never moves).
+            #[export]
+            root_bone: Option<Gd<Bone2D>>,
+            /// Last bone of the chain: [member root_bone] itself or one of its Bone2D descendants.
+            #[export]
+            tip_bone: Option<Gd<Bone2D>>,
+        }
+        solver {
+            /// Most forward-and-backward passes per solve.
+            #[export_group(name = "Solver")]
+            #[export(range = (1.0, 256.0, 1.0, or_greater))]
+            #[init(val = 16)]
+            max_iterations: i32,
+            /// Distance from the end effector to the target, in global pixels, that counts as reached.
+            #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "px"))]
+            #[init(val = 0.5)]
+            tolerance: f32,
+        }
+        last_error: "Distance in global pixels between the target and the end effector after the last solve, \
+            [member weight] included; [code]-1.0[/code] before the first solve.",
+        last_iterations: "Passes the last solve used: 0 when the tip was already within [member tolerance], 1 for \
+            the straight-line answer to a target out of reach.",
+    }
 }
-
-#[godot_api]
-impl FabrikChain2D {}
 
 impl FabrikChain2D {
     fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
-        common::target_position(self.target.as_ref())?;
-        self.state.chain.ensure(self.root_bone.as_ref(), self.tip_bone.as_ref(), false)
+        common::check_chain(
+            &mut self.state,
+            self.target.as_ref(),
+            self.root_bone.as_ref(),
+            self.tip_bone.as_ref(),
+            false,
+        )
     }
 
     fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
-        let goal = common::target_position(self.target.as_ref())?;
-        let chain = &mut self.state.chain;
-        chain.ensure(self.root_bone.as_ref(), self.tip_bone.as_ref(), false)?;
-        chain.read(TipEnd::BoneLength)?;
         let settings =
             FabrikSettings { max_iterations: self.max_iterations.max(1) as u32, tolerance: self.tolerance.max(0.0) };
-        let (effector, report) = chain.solve_and_write(&settings, goal, self.weight, self.limits.active())?;
-        Ok(Solved { error: effector.distance(goal), iterations: report.iterations })
+        let bones = (self.root_bone.as_ref(), self.tip_bone.as_ref());
+        common::solve_chain(&mut self.state, self.target.as_ref(), bones, self.weight, &self.limits, &settings)
     }
 }
-
-common::ik_node_class!(FabrikChain2D);

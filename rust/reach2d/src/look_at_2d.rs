@@ -5,59 +5,29 @@ use godot::prelude::*;
 use reach2d_core::{signed_angle, solve_look_at};
 
 use crate::chain::TipEnd;
-use crate::common::{self, IkState, Solved, UpdateMode};
-use crate::limits::AngleLimits;
+use crate::common::{self, Solved};
 use crate::problem::SetupProblem;
 
-/// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
-///
-/// The bone's direction is [code]Vector2.from_angle(bone.get_bone_angle())[/code] in its own space. Only its local
-/// [member Node2D.rotation] is written, exactly under any mirroring. An angle limit set with
-/// [method set_angle_limits] (index 0) keeps the rotation in range; [member last_error] is then the angle still
-/// left between the bone and the target.
-#[derive(GodotClass)]
-#[class(init, tool, base = Node2D)]
-pub struct LookAt2D {
-    /// The node the bone points at.
-    #[export]
-    target: Option<Gd<Node2D>>,
-    /// The bone to turn.
-    #[export]
-    bone: Option<Gd<Bone2D>>,
-    /// If [code]false[/code], the node stops solving by itself; [method solve] still solves.
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// How much of the solved rotation is applied: the written rotation is
-    /// [code]lerp_angle(input, solved, weight)[/code], where input is the bone's rotation before the solve.
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), every physics frame
-    /// ([constant UPDATE_PHYSICS]), or only when [method solve] is called ([constant UPDATE_MANUAL]).
-    #[export]
-    update_mode: UpdateMode,
-    /// Show the solve in the editor while you edit. Saving a scene always stores your own bone rotations.
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
-
-    /// The angle in radians between the bone's direction and the target after the last solve, [member weight] and
-    /// limits included; [code]-1.0[/code] before the first solve.
-    #[var(no_set)]
-    #[init(val = -1.0)]
-    last_error: f32,
-    /// Always 1 after a solve.
-    #[var(no_set)]
-    last_iterations: i32,
-
-    limits: AngleLimits,
-    state: IkState,
-    base: Base<Node2D>,
+common::ik_node! {
+    /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
+    ///
+    /// The bone's direction is [code]Vector2.from_angle(bone.get_bone_angle())[/code] in its own space. Only its local
+    /// [member Node2D.rotation] is written, exactly under any mirroring. An angle limit set with
+    /// [method set_angle_limits] (index 0) keeps the rotation in range; [member last_error] is then the angle still
+    /// left between the bone and the target.
+    pub struct LookAt2D {
+        target: "The node the bone points at.",
+        bones {
+            /// The bone to turn.
+            #[export]
+            bone: Option<Gd<Bone2D>>,
+        }
+        solver {}
+        last_error: "The angle in radians between the bone's direction and the target after the last solve, \
+            [member weight] and limits included; [code]-1.0[/code] before the first solve.",
+        last_iterations: "Always 1 after a solve.",
+    }
 }
-
-#[godot_api]
-impl LookAt2D {}
 
 impl LookAt2D {
     fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
@@ -83,5 +53,3 @@ impl LookAt2D {
         Ok(Solved { error, iterations: 1 })
     }
 }
-
-common::ik_node_class!(LookAt2D);

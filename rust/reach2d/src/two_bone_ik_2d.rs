@@ -5,77 +5,52 @@ use godot::prelude::*;
 use reach2d_core::solve_two_bone;
 
 use crate::chain::TipEnd;
-use crate::common::{self, IkState, Solved, UpdateMode};
-use crate::limits::AngleLimits;
+use crate::common::{self, Solved};
 use crate::problem::SetupProblem;
 
-/// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
-/// in one step (law of cosines).
-///
-/// [member root_bone] is the upper bone and [member tip_bone] the lower one, a direct Bone2D child of it. The end
-/// effector is the end of the tip bone ([method Bone2D.get_length] along [method Bone2D.get_bone_angle]). A target
-/// out of reach straightens the limb toward it; one closer than the difference of the two lengths folds it as far
-/// as it goes.
-///
-/// [member flip_bend] picks the side the middle joint bends to. It is measured in the frame of the root bone's
-/// parent, so a character mirrored with a negative scale bends its knees the mirrored way, as it should. Only each
-/// bone's local [member Node2D.rotation] is written; angle limits set with [method set_angle_limits] (index 0 =
-/// upper, 1 = lower) clamp the written rotations.
-#[derive(GodotClass)]
-#[class(init, tool, base = Node2D)]
-pub struct TwoBoneIk2D {
-    /// The node the limb reaches for: the end effector goes to its global position.
-    #[export]
-    target: Option<Gd<Node2D>>,
-    /// The upper bone (shoulder, hip). It turns but never moves.
-    #[export]
-    root_bone: Option<Gd<Bone2D>>,
-    /// The lower bone (forearm, shin): a direct Bone2D child of [member root_bone].
-    #[export]
-    tip_bone: Option<Gd<Bone2D>>,
-    /// Bend the middle joint to the other side. With [code]false[/code] the joint lies where
-    /// [code]cross(target - root, joint - root) > 0[/code] in the frame of [member root_bone]'s parent.
-    #[export]
-    flip_bend: bool,
-    /// If [code]false[/code], the node stops solving by itself; [method solve] still solves.
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// How much of the solved pose is applied: each bone's written rotation is
-    /// [code]lerp_angle(input, solved, weight)[/code], where input is its rotation before the solve.
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), every physics frame
-    /// ([constant UPDATE_PHYSICS]), or only when [method solve] is called ([constant UPDATE_MANUAL]).
-    #[export]
-    update_mode: UpdateMode,
-    /// Show the solve in the editor while you edit. Saving a scene always stores your own bone rotations.
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
-
-    /// Distance in global pixels between the target and the end effector after the last solve, [member weight]
-    /// included; [code]-1.0[/code] before the first solve.
-    #[var(no_set)]
-    #[init(val = -1.0)]
-    last_error: f32,
-    /// Always 1 after a solve: the two-bone solve is closed-form.
-    #[var(no_set)]
-    last_iterations: i32,
-
-    limits: AngleLimits,
-    state: IkState,
-    base: Base<Node2D>,
+common::ik_node! {
+    /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
+    /// in one step (law of cosines).
+    ///
+    /// [member root_bone] is the upper bone and [member tip_bone] the lower one, a direct Bone2D child of it. The end
+    /// effector is the end of the tip bone ([method Bone2D.get_length] along [method Bone2D.get_bone_angle]). A target
+    /// out of reach straightens the limb toward it; one closer than the difference of the two lengths folds it as far
+    /// as it goes.
+    ///
+    /// [member flip_bend] picks the side the middle joint bends to. It is measured in the frame of the root bone's
+    /// parent, so a character mirrored with a negative scale bends its knees the mirrored way, as it should. Only each
+    /// bone's local [member Node2D.rotation] is written; angle limits set with [method set_angle_limits] (index 0 =
+    /// upper, 1 = lower) clamp the written rotations.
+    pub struct TwoBoneIk2D {
+        target: "The node the limb reaches for: the end effector goes to its global position.",
+        bones {
+            /// The upper bone (shoulder, hip). It turns but never moves.
+            #[export]
+            root_bone: Option<Gd<Bone2D>>,
+            /// The lower bone (forearm, shin): a direct Bone2D child of [member root_bone].
+            #[export]
+            tip_bone: Option<Gd<Bone2D>>,
+            /// Bend the middle joint to the other side. With [code]false[/code] the joint lies where
+            /// [code]cross(target - root, joint - root) > 0[/code] in the frame of [member root_bone]'s parent.
+            #[export]
+            flip_bend: bool,
+        }
+        solver {}
+        last_error: "Distance in global pixels between the target and the end effector after the last solve, \
+            [member weight] included; [code]-1.0[/code] before the first solve.",
+        last_iterations: "Always 1 after a solve: the two-bone solve is closed-form.",
+    }
 }
-
-#[godot_api]
-impl TwoBoneIk2D {}
 
 impl TwoBoneIk2D {
     fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
-        common::target_position(self.target.as_ref())?;
-        self.state.chain.ensure(self.root_bone.as_ref(), self.tip_bone.as_ref(), true)
+        common::check_chain(
+            &mut self.state,
+            self.target.as_ref(),
+            self.root_bone.as_ref(),
+            self.tip_bone.as_ref(),
+            true,
+        )
     }
 
     fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
@@ -95,5 +70,3 @@ impl TwoBoneIk2D {
         Ok(Solved { error: effector.distance(goal), iterations: 1 })
     }
 }
-
-common::ik_node_class!(TwoBoneIk2D);
