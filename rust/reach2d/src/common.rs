@@ -2,13 +2,10 @@
 //! saving, and configuration warnings. Each node class supplies only its own solve.
 
 use godot::classes::notify::CanvasItemNotification;
-use godot::classes::{Engine, Node2D};
+use godot::classes::{Bone2D, Engine, Node2D};
 use godot::obj::WithBaseField;
 use godot::prelude::*;
-use reach2d_core::Vec2;
-
-use godot::classes::Bone2D;
-use reach2d_core::ChainSolver;
+use reach2d_core::{ChainSolver, Vec2};
 
 use crate::chain::{BoneChain, TipEnd};
 use crate::convert::vec2;

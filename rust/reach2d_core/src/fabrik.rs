@@ -104,11 +104,8 @@ pub fn solve_fabrik(
             last_tip = tip;
         }
         if distance > tol && iterations < settings.max_iterations {
-            let budget = settings.max_iterations - iterations;
-            let (used, d) =
-                Refiner::new(Some(lengths), limits, root_dir, f32::INFINITY).run(joints, target, tol, budget, distance);
-            iterations += used;
-            distance = d;
+            (iterations, distance) =
+                refine(joints, lengths, target, limits, root_dir, tol, settings, iterations, distance);
         }
         return Ok(SolveReport::new(iterations, distance, tol));
     }
@@ -136,13 +133,32 @@ pub fn solve_fabrik(
         last_tip = tip;
     }
     if stalled && iterations < settings.max_iterations {
-        let budget = settings.max_iterations - iterations;
-        let (used, d) =
-            Refiner::new(Some(lengths), limits, root_dir, f32::INFINITY).run(joints, target, tol, budget, distance);
-        iterations += used;
-        distance = d;
+        (iterations, distance) = refine(joints, lengths, target, limits, root_dir, tol, settings, iterations, distance);
     }
     Ok(SolveReport::new(iterations, distance, tol))
+}
+
+/// Hands the rest of the budget to the refinement; returns the iterations and distance after it.
+///
+/// Kept out of line (and cold) so that the passes' hot loop stays as tight as before it existed.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn refine(
+    joints: &mut [Vec2],
+    lengths: &[f32],
+    target: Vec2,
+    limits: &ChainLimits,
+    root_dir: Vec2,
+    tol: f32,
+    settings: &FabrikSettings,
+    iterations: u32,
+    distance: f32,
+) -> (u32, f32) {
+    let budget = settings.max_iterations - iterations;
+    let (used, d) =
+        Refiner::new(Some(lengths), limits, root_dir, f32::INFINITY).run(joints, target, tol, budget, distance);
+    (iterations + used, d)
 }
 
 /// With limits, FABRIK passes continue while each one shrinks the distance to at most this
