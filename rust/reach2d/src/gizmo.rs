@@ -7,7 +7,9 @@ use reach2d_core::AngleLimit;
 use reach2d_core::write_back::ChainPose;
 
 use crate::chain::BoneChain;
-use crate::convert::{transform2d, vector2};
+use glam::Affine2;
+
+use crate::convert::{affine, transform2d, vector2};
 
 const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
 const LIMIT_COLOR: Color = Color::from_rgba(0.35, 0.85, 1.0, 0.55);
@@ -18,9 +20,12 @@ pub fn draw(node: &mut Gd<Node2D>, chain: &BoneChain, target: Option<&Gd<Node2D>
     if !crate::common::in_editor() || chain.len() == 0 || chain.joints.len() != chain.len() + 1 {
         return;
     }
-    let to_local = node.get_global_transform().affine_inverse();
-    node.draw_set_transform_matrix(to_local);
-    let scale = to_local.a.length().max(1e-3);
+    // A node scaled to zero has no local space to draw in (and Godot's affine_inverse would complain).
+    let global = affine(node.get_global_transform());
+    let Some(inverse) = global.matrix2.try_inverse() else { return };
+    let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
+    node.draw_set_transform_matrix(transform2d(to_local));
+    let scale = to_local.matrix2.x_axis.length().max(1e-3);
     let width = 2.0 / scale;
 
     // The written pose: the read pose with the rotations of the last solve.
@@ -49,14 +54,14 @@ pub fn draw(node: &mut Gd<Node2D>, chain: &BoneChain, target: Option<&Gd<Node2D>
         node.draw_line_ex(p - Vector2::new(r, 0.0), p + Vector2::new(r, 0.0), TARGET_COLOR).width(width).done();
         node.draw_line_ex(p - Vector2::new(0.0, r), p + Vector2::new(0.0, r), TARGET_COLOR).width(width).done();
     }
-    node.draw_set_transform_matrix(transform2d(glam::Affine2::IDENTITY));
+    node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
 }
 
 /// The arc swept by bone `i`'s child joint as its rotation runs from `limit.min` to `limit.max`.
 fn draw_limit(
     node: &mut Gd<Node2D>,
     pose: &ChainPose<'_>,
-    parent: glam::Affine2,
+    parent: Affine2,
     i: usize,
     limit: AngleLimit,
     radius: f32,

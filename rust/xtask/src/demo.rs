@@ -70,24 +70,7 @@ pub fn screenshots() -> Result {
         .args(["--display-driver", "x11", "--rendering-driver", "opengl3", "--rendering-method", "gl_compatibility"])
         .args(["--audio-driver", "Dummy", "--fixed-fps", "60", "-s", "res://demo_runner.gd", "--", "--screenshots"])
         .arg(&out);
-    let mut cmd = if ensure_xvfb()? {
-        // xvfb-run starts a private X server, runs the command with DISPLAY set, and stops the server.
-        let mut wrapped = Command::new("xvfb-run");
-        wrapped.args(["-a", "-s", XVFB_SCREEN]).arg(godot_cmd.get_program()).args(godot_cmd.get_args());
-        for (key, value) in godot_cmd.get_envs() {
-            match value {
-                Some(value) => wrapped.env(key, value),
-                None => wrapped.env_remove(key),
-            };
-        }
-        wrapped
-    } else {
-        println!(
-            "xtask: no xvfb-run; rendering on the current display {:?}",
-            std::env::var("DISPLAY").unwrap_or_default()
-        );
-        godot_cmd
-    };
+    let mut cmd = under_x(godot_cmd)?;
     let log = root.join("target/godot-screenshots.log");
     let outcome = run_logged(&mut cmd, &log, Duration::from_secs(240))?;
     for line in outcome.output.lines().filter(|l| l.starts_with("screenshot ") || l.starts_with("TEST ")) {
@@ -102,8 +85,50 @@ pub fn screenshots() -> Result {
     if !outcome.success || !outcome.output.contains(DONE_SENTINEL) {
         return Err(format!("the screenshot run did not finish cleanly (full log: {})", log.display()));
     }
+    // The editor itself: the preview and gizmo of the editor test's scene (tests/editor), in the 2D editor.
+    let tests = root.join("tests");
+    write_extension_list(&tests)?;
+    let editor_png = out.join("editor.png");
+    let mut editor_cmd = godot.command();
+    if godot.in_private_sysroot() {
+        gl_environment(&mut editor_cmd)?;
+    }
+    editor_cmd
+        .env("REACH2D_EDITOR_TEST", "1")
+        .env("REACH2D_EDITOR_SCREENSHOT", &editor_png)
+        .args(["--editor", "--path"])
+        .arg(&tests)
+        .args(["--display-driver", "x11", "--rendering-driver", "opengl3", "--rendering-method", "gl_compatibility"])
+        .args(["--audio-driver", "Dummy"]);
+    let log = root.join("target/godot-editor-screenshot.log");
+    let outcome = run_logged(&mut under_x(editor_cmd)?, &log, Duration::from_secs(240))?;
+    if !outcome.success || !editor_png.exists() || log_problem(&outcome.output).is_some() {
+        return Err(format!("the editor screenshot failed (full log: {})", log.display()));
+    }
+    println!("screenshot {}", editor_png.display());
     println!("xtask: screenshots in {}", out.strip_prefix(&root).unwrap_or(&out).display());
     Ok(())
+}
+
+/// `cmd` run under a private Xvfb when `xvfb-run` is available, else on the current display.
+fn under_x(cmd: Command) -> Result<Command> {
+    if !ensure_xvfb()? {
+        println!(
+            "xtask: no xvfb-run; rendering on the current display {:?}",
+            std::env::var("DISPLAY").unwrap_or_default()
+        );
+        return Ok(cmd);
+    }
+    // xvfb-run starts a private X server, runs the command with DISPLAY set, and stops the server.
+    let mut wrapped = Command::new("xvfb-run");
+    wrapped.args(["-a", "-s", XVFB_SCREEN]).arg(cmd.get_program()).args(cmd.get_args());
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(value) => wrapped.env(key, value),
+            None => wrapped.env_remove(key),
+        };
+    }
+    Ok(wrapped)
 }
 
 /// Makes the sysroot's Godot use the sysroot's own GL stack (sid's glvnd and Mesa), never the host's older Mesa:

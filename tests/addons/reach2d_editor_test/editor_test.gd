@@ -82,6 +82,18 @@ func _run() -> void:
 		await get_tree().process_frame
 	for i in 3:
 		expect(absf(bones[i].rotation - AUTHORED[i]) < 1e-5, "bone_%d back at its authored rotation with the preview off (%s)" % [i, bones[i].rotation])
+	var shot := OS.get_environment("REACH2D_EDITOR_SCREENSHOT")
+	if shot != "":
+		# With a real renderer (cargo xtask screenshots): the 2D editor with the chain's gizmo.
+		ik.editor_preview = true
+		EditorInterface.set_main_screen_editor("2D")
+		EditorInterface.get_selection().clear()
+		EditorInterface.get_selection().add_node(ik)
+		for i in 30:
+			await get_tree().process_frame
+		await RenderingServer.frame_post_draw
+		EditorInterface.get_base_control().get_viewport().get_texture().get_image().save_png(shot)
+		print("screenshot %s" % shot)
 	if failures.is_empty():
 		print("TEST PASS editor::save_roundtrip")
 	else:
