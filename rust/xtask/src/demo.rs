@@ -101,7 +101,12 @@ pub fn screenshots() -> Result {
         .args(["--display-driver", "x11", "--rendering-driver", "opengl3", "--rendering-method", "gl_compatibility"])
         .args(["--audio-driver", "Dummy"]);
     let log = root.join("target/godot-editor-screenshot.log");
-    let outcome = run_logged(&mut under_x(editor_cmd)?, &log, Duration::from_secs(240))?;
+    // A windowed editor upgrades and rewrites project.godot on exit; the repository keeps its own.
+    let settings = tests.join("project.godot");
+    let original = std::fs::read(&settings).map_err(|e| format!("cannot read {}: {e}", settings.display()))?;
+    let outcome = run_logged(&mut under_x(editor_cmd)?, &log, Duration::from_secs(240));
+    std::fs::write(&settings, original).map_err(|e| format!("cannot restore {}: {e}", settings.display()))?;
+    let outcome = outcome?;
     if !outcome.success || !editor_png.exists() || log_problem(&outcome.output).is_some() {
         return Err(format!("the editor screenshot failed (full log: {})", log.display()));
     }
