@@ -70,6 +70,7 @@ func test_weight_blends_animation_and_ik() -> void:
 			var expected := lerp_angle(animated_value(half, i), full["bones"][i].rotation, 0.5)
 			worst = maxf(worst, absf(angle_difference(half["bones"][i].rotation, expected)))
 	expect(worst < 1e-3, "every frame each bone is halfway between animation and IK (worst %s rad)" % worst)
+	print("weight 0.5 over animation: worst deviation from lerp_angle(animated, solved, 0.5) %s rad" % worst)
 	for case in [full, half]:
 		for key in ["skeleton", "target", "ik", "player"]:
 			case[key].free()
