@@ -48,6 +48,7 @@ func expect_refused(case: Dictionary, label: String) -> void:
 	expect(rotations_of(live) == before, "%s: bones untouched" % label)
 	expect(ik.last_error == error_before and ik.last_iterations == iterations_before, "%s: last_error/last_iterations unchanged" % label)
 	expect(all_finite(live), "%s: no NaN in any bone" % label)
+	expect(ik.get_setup_warning() != "", "%s: the configuration warning says why" % label)
 
 
 func free_case(case: Dictionary) -> void:
@@ -73,6 +74,7 @@ func test_unset_freed_and_outside_targets() -> void:
 		expect_refused(case, "%s target at infinity" % klass)
 		t.global_position = Vector2(420, 330)
 		expect(case["ik"].solve(), "%s: solves again once the target is good" % klass)
+		expect(case["ik"].get_setup_warning() == "", "%s: no warning once the setup is good" % klass)
 		t.free()
 		free_case(case)
 

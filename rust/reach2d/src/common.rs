@@ -343,6 +343,13 @@ macro_rules! ik_node_class {
                 self.limits.get(bone_index).is_some()
             }
 
+            /// Why the node could not solve at its last attempt, in the words of its configuration warning; empty
+            /// when the setup was valid.
+            #[func]
+            pub fn get_setup_warning(&self) -> GString {
+                $crate::common::configuration_warnings(self).get(0).unwrap_or_default()
+            }
+
             /// The number of bones the node drives, or 0 while its setup is invalid.
             #[func]
             pub fn get_bone_count(&self) -> i64 {

@@ -82,10 +82,20 @@ func _run() -> void:
 		await get_tree().process_frame
 	for i in 3:
 		expect(absf(bones[i].rotation - AUTHORED[i]) < 1e-5, "bone_%d back at its authored rotation with the preview off (%s)" % [i, bones[i].rotation])
+	# A broken setup shows as a configuration warning in the editor (and prints nothing there).
+	ik.editor_preview = true
+	var target: Node2D = root.get_node("Target")
+	ik.target = null
+	for i in 3:
+		await get_tree().process_frame
+	expect("target" in ik.get_setup_warning(), "no target: the configuration warning says so (%s)" % ik.get_setup_warning())
+	ik.target = target
+	for i in 3:
+		await get_tree().process_frame
+	expect(ik.get_setup_warning() == "", "the warning clears once the target is set (%s)" % ik.get_setup_warning())
 	var shot := OS.get_environment("REACH2D_EDITOR_SCREENSHOT")
 	if shot != "":
 		# With a real renderer (cargo xtask screenshots): the 2D editor with the chain's gizmo.
-		ik.editor_preview = true
 		EditorInterface.set_main_screen_editor("2D")
 		EditorInterface.get_selection().clear()
 		EditorInterface.get_selection().add_node(ik)
