@@ -2,7 +2,7 @@
 
 use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::solve_two_bone;
+use reach2d_core::{soften_reach, solve_two_bone};
 
 use crate::chain::TipEnd;
 use crate::common::{self, Solved};
@@ -15,7 +15,7 @@ common::ik_node! {
     /// [member root_bone] is the upper bone and [member tip_bone] the lower one, a direct Bone2D child of it. The end
     /// effector is the end of the tip bone ([method Bone2D.get_length] along [method Bone2D.get_bone_angle]). A target
     /// out of reach straightens the limb toward it; one closer than the difference of the two lengths folds it as far
-    /// as it goes.
+    /// as it goes. [member softness] eases the last stretch to straight, so a walking leg never pops.
     ///
     /// [member flip_bend] picks the side the middle joint bends to. It is measured in the frame of the root bone's
     /// parent, so a character mirrored with a negative scale bends its knees the mirrored way, as it should. Only each
@@ -35,9 +35,16 @@ common::ik_node! {
             #[export]
             flip_bend: bool,
         }
-        solver {}
+        solver {
+            /// Straighten the limb smoothly instead of snapping straight as the target crosses its reach, like
+            /// Spine's IK softness: within this many global pixels of full reach the aim eases into the straight
+            /// pose, so knees and elbows never pop. 0 = exact.
+            #[export_group(name = "Solver")]
+            #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
+            softness: f32,
+        }
         last_error: "Distance in global pixels between the target and the end effector after the last solve, \
-            [member weight] included; [code]-1.0[/code] before the first solve.",
+            [member weight] and [member softness] included; [code]-1.0[/code] before the first solve.",
         last_iterations: "Always 1 after a solve: the two-bone solve is closed-form.",
     }
 }
@@ -62,8 +69,12 @@ impl TwoBoneIk2D {
         let handedness = chain.parent_transform.matrix2.determinant().signum();
         let bend = if self.flip_bend { -handedness } else { handedness };
         let [root, joint, tip] = [chain.joints[0], chain.joints[1], chain.joints[2]];
-        let solution = solve_two_bone(root, root.distance(joint), joint.distance(tip), goal, bend, 0.0)
-            .map_err(SetupProblem::Solver)?;
+        let (upper, lower) = (root.distance(joint), joint.distance(tip));
+        let to_goal = goal - root;
+        let distance = to_goal.length();
+        let softened = soften_reach(distance, upper + lower, self.softness);
+        let aim = if softened < distance { root + to_goal * (softened / distance) } else { goal };
+        let solution = solve_two_bone(root, upper, lower, aim, bend, 0.0).map_err(SetupProblem::Solver)?;
         chain.joints[1] = solution.joint;
         chain.joints[2] = solution.tip;
         let effector = chain.write_back(self.weight, self.limits.active())?;

@@ -121,7 +121,7 @@ pub use angle::{AngleLimit, ChainLimits, signed_angle, wrap_angle};
 pub use ccd::solve_ccd;
 pub use fabrik::solve_fabrik;
 pub use look_at::{LookAtSolution, solve_look_at};
-pub use two_bone::{TwoBoneSolution, solve_two_bone};
+pub use two_bone::{TwoBoneSolution, soften_reach, solve_two_bone};
 
 /// Largest accepted absolute value of a coordinate or a bone length, in caller units.
 ///

@@ -83,3 +83,59 @@ pub fn solve_two_bone(
     let distance = tip.distance(target);
     Ok(TwoBoneSolution { joint, tip, report: SolveReport::new(1, distance, tolerance) })
 }
+
+/// Softened reach: the distance to aim a limb of total length `reach` at, so that it straightens
+/// smoothly instead of snapping straight as the target crosses its reach (Spine's IK softness).
+///
+/// `distance` is the root-to-target distance and `softness` the width of the easing band (same
+/// units, `>= 0`). Below `reach - softness` the distance is returned unchanged; from there to
+/// `reach + softness` it eases quadratically into `reach`; beyond, it is `reach` (still straight
+/// toward the target). Continuous with a continuous first derivative. `softness <= 0` or a
+/// non-finite input returns `distance` unchanged. Never panics.
+///
+/// ```
+/// use reach2d_core::soften_reach;
+/// assert_eq!(soften_reach(50.0, 100.0, 10.0), 50.0); // well inside: unchanged
+/// assert_eq!(soften_reach(90.0, 100.0, 10.0), 90.0); // the band starts at reach - softness
+/// assert!(soften_reach(100.0, 100.0, 10.0) < 100.0); // at full reach the limb is still bent
+/// assert_eq!(soften_reach(130.0, 100.0, 10.0), 100.0); // beyond the band: straight
+/// ```
+#[must_use]
+pub fn soften_reach(distance: f32, reach: f32, softness: f32) -> f32 {
+    if !(softness > 0.0 && distance.is_finite() && reach.is_finite() && softness.is_finite()) {
+        return distance;
+    }
+    let over = distance - (reach - softness);
+    if over <= 0.0 {
+        return distance;
+    }
+    // p runs from -1 at the start of the band to 0 at its end: reach - softness * p².
+    let p = (over / (2.0 * softness)).min(1.0) - 1.0;
+    reach - softness * p * p
+}
+
+#[cfg(test)]
+mod soften_tests {
+    use super::soften_reach;
+
+    #[test]
+    fn soften_reach_is_continuous_monotonic_and_ends_straight() {
+        let (reach, softness) = (100.0, 12.0);
+        let mut last = 0.0;
+        for i in 0..=1600 {
+            let d = i as f32 * 0.1;
+            let s = soften_reach(d, reach, softness);
+            assert!(s >= last - 1e-4, "monotonic at {d}: {s} < {last}");
+            assert!(s <= reach + 1e-4 && s <= d + 1e-4, "never beyond reach nor the target at {d}: {s}");
+            if d > 0.0 {
+                assert!((s - last).abs() <= 0.1 + 1e-3, "continuous at {d}");
+            }
+            last = s;
+        }
+        assert_eq!(soften_reach(reach - softness, reach, softness), reach - softness);
+        assert!((soften_reach(reach, reach, softness) - (reach - softness / 4.0)).abs() < 1e-4);
+        assert_eq!(soften_reach(reach + softness, reach, softness), reach);
+        assert_eq!(soften_reach(70.0, reach, 0.0), 70.0);
+        assert!(soften_reach(f32::NAN, reach, softness).is_nan());
+    }
+}
