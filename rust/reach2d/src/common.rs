@@ -52,6 +52,8 @@ pub struct IkState {
     /// The current setup problem, for configuration warnings.
     problem: Option<SetupProblem>,
     warned: Option<SetupProblem>,
+    /// Editor: the chain length the inspector's angle-limit properties were last listed for.
+    listed_bones: usize,
 }
 
 /// `true` in the editor. Fixed for the life of the process (a game run from the editor is another process), so
@@ -183,6 +185,12 @@ fn tick_counted<T: IkNode>(node: &mut T, tick: Tick) {
             node.state().chain.forget_preview();
             let problem = node.check_setup().err();
             note(node, problem);
+        }
+        // The inspector lists one angle-limit entry per bone: refresh it when the chain's length changes.
+        let bones = node.state_ref().chain.len();
+        if node.state_ref().listed_bones != bones {
+            node.state().listed_bones = bones;
+            node.base_mut().notify_property_list_changed();
         }
         return;
     }

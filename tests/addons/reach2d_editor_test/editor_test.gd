@@ -82,6 +82,12 @@ func _run() -> void:
 		await get_tree().process_frame
 	for i in 3:
 		expect(absf(bones[i].rotation - AUTHORED[i]) < 1e-5, "bone_%d back at its authored rotation with the preview off (%s)" % [i, bones[i].rotation])
+	# The inspector lists an angle-limit entry for every bone of the resolved chain.
+	var listed := []
+	for p in ik.get_property_list():
+		if String(p["name"]).ends_with("/enabled"):
+			listed.append(p["name"])
+	expect(listed.size() == 3, "the inspector lists angle limits for the 3 bones (%s)" % [listed])
 	# A broken setup shows as a configuration warning in the editor (and prints nothing there).
 	ik.editor_preview = true
 	var target: Node2D = root.get_node("Target")
