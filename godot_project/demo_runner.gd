@@ -13,7 +13,7 @@ extends SceneTree
 
 const DONE_SENTINEL := "REACH2D_DONE"
 const WATCHDOG_SECONDS := 120.0
-const SCENES := ["main", "arm", "tentacle", "walker", "blend", "stress"]
+const SCENES := ["main", "setup", "arm", "tentacle", "walker", "blend", "stress"]
 const CHECK_FRAMES := 300
 const WARMUP_FRAMES := 3
 const SCREENSHOT_FRAMES := 150

@@ -2,6 +2,7 @@ extends Control
 ## The menu: one button per demo, with a line on what it shows.
 
 const DEMOS := [
+	["Scene setup", "res://setup.tscn", "built in the editor: two arms, one mirrored, one target"],
 	["Robot arm", "res://arm.tscn", "FabrikChain2D with angle limits, drawn as arcs"],
 	["Tentacle", "res://tentacle.tscn", "24-bone CcdChain2D that curls after a fish"],
 	["Walker", "res://walker.tscn", "TwoBoneIk2D legs on uneven ground, LookAt2D head, mirrored turns"],
