@@ -154,7 +154,10 @@ pub(crate) fn solve_ccd_unchecked(
         }
         last_tip = tip;
     }
-    if stalled && iterations < settings.max_iterations {
+    // A chain already at the floor (straight toward a target out of reach) cannot do better: the
+    // refinement would only spend the budget on restarts.
+    let optimal = distance - floor <= tol.max(1e-4 * reach);
+    if stalled && !optimal && iterations < settings.max_iterations {
         let budget = settings.max_iterations - iterations;
         let (used, d) =
             Refiner::new(None, limits, root_dir, settings.max_angle_step).run(joints, target, tol, budget, distance);
