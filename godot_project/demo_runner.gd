@@ -125,6 +125,8 @@ func _run_scene(scene_name: String) -> void:
 	var extra: String = scene.call("summary")
 	if extra != "":
 		line += "; " + extra
+	if scene_name == "stress" and ClassDB.class_exists("Reach2DDebug"):
+		line += " (debug build of the extension: not a speed comparison; `cargo xtask demo` and `cargo xtask bench` use the release build)"
 	print(line)
 	if px.count + rad.count == 0:
 		problems.append("no IK node was measured")
