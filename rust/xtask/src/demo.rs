@@ -1,8 +1,9 @@
 //! `cargo xtask demo` (run the demo project) and `cargo xtask screenshots` (render each demo scene to a PNG).
 
-use crate::godot::{Godot, ensure_sysroot_packages, log_problem, run_logged};
-use crate::godot_tests::{DONE_SENTINEL, write_extension_list};
-use crate::{Result, addon_library_name, build, repo_root, run};
+use crate::build::build;
+use crate::godot::{Godot, ensure_sysroot_packages};
+use crate::godot_run::{DONE_SENTINEL, log_problem, run_logged, write_extension_list};
+use crate::{Result, repo_root, run};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -15,11 +16,8 @@ const XVFB_SCREEN: &str = "-screen 0 1280x720x24";
 /// Builds the extension (optimized, so the stress scene's timings mean something) and runs the demo project:
 /// in a window when there is a display, otherwise every scene headless through `demo_runner.gd`.
 pub fn demo() -> Result {
-    // The editor build of Godot loads the `debug` library entry: place the release build there for the demo.
-    let release = build(true)?;
+    crate::build::release_in_debug_slot()?;
     let root = repo_root();
-    let debug_slot = root.join("addons/reach2d/bin").join(addon_library_name(false));
-    std::fs::copy(&release, &debug_slot).map_err(|e| format!("cannot place the release build: {e}"))?;
     println!("xtask: the demo uses the release build (the next `cargo xtask build` puts the debug build back)");
     let project = root.join("godot_project");
     write_extension_list(&project)?;

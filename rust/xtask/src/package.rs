@@ -1,12 +1,20 @@
 //! `cargo xtask package`: a zip that a user unpacks into the root of their own Godot project.
 
-use crate::{Result, build, repo_root};
+use crate::build::compile;
+use crate::platform::Platform;
+use crate::{Result, repo_root};
 use std::io::Write;
 use std::path::Path;
 use zip::write::SimpleFileOptions;
 
+/// Builds every platform's release library, checks each (`verify.rs`), and writes the zip.
 pub fn package() -> Result {
-    let release_lib = build(true)?;
+    let mut libraries = Vec::new();
+    for platform in Platform::ALL {
+        let library = compile(platform, true)?;
+        println!("xtask: checked {}", crate::verify::check(platform, &library)?);
+        libraries.push((platform, library));
+    }
     let root = repo_root();
     let addon = root.join("addons/reach2d");
     let version = env!("CARGO_PKG_VERSION");
@@ -19,15 +27,18 @@ pub fn package() -> Result {
     let mut count = 0;
     add_dir(&mut zip, &addon, "addons/reach2d", options, &mut count)?;
     // The editor and debug exports load the `debug` entry: ship the optimized library under both names, so users
-    // never carry a 90 MB unoptimized build.
-    let bytes = std::fs::read(&release_lib).map_err(|e| format!("cannot read {}: {e}", release_lib.display()))?;
-    for name in [crate::addon_library_name(false), crate::addon_library_name(true)] {
-        zip.start_file(format!("addons/reach2d/bin/{name}"), options).map_err(|e| e.to_string())?;
-        zip.write_all(&bytes).map_err(|e| e.to_string())?;
-        count += 1;
+    // never carry a large unoptimized build.
+    for (platform, library) in &libraries {
+        let bytes = std::fs::read(library).map_err(|e| format!("cannot read {}: {e}", library.display()))?;
+        for name in [platform.library_name(false), platform.library_name(true)] {
+            zip.start_file(format!("addons/reach2d/bin/{name}"), options).map_err(|e| e.to_string())?;
+            zip.write_all(&bytes).map_err(|e| e.to_string())?;
+            count += 1;
+        }
     }
     zip.finish().map_err(|e| format!("cannot finish {}: {e}", out.display()))?;
-    println!("xtask: wrote {} ({count} files); unzip it into your Godot project's folder", out.display());
+    let size = std::fs::metadata(&out).map(|m| m.len() as f64 / 1e6).unwrap_or(0.0);
+    println!("xtask: wrote {} ({count} files, {size:.1} MB); unzip it into your Godot project's folder", out.display());
     Ok(())
 }
 

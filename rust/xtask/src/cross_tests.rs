@@ -1,0 +1,172 @@
+//! `cargo xtask platforms` (also a stage of `cargo xtask test`): every platform's release library is built and
+//! checked (`verify.rs`); the libraries that this machine can run are loaded by a tiny native loader of their
+//! platform (`native/load_library.c`: LoadLibrary/GetProcAddress under Wine, dlopen under qemu-aarch64 and
+//! natively); and the solver core's whole test suite runs as a Windows program under Wine and as an arm64 program
+//! under qemu. macOS cannot run here, so its universal dylib is checked statically only.
+
+use crate::cross::{ARM64_SYSROOT, cargo_for, cross_args};
+use crate::debian::{ensure_host_programs, which};
+use crate::platform::Platform;
+use crate::tally::{Tally, run_cargo_test};
+use crate::{Result, repo_root};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The standalone command: the stage below with its own summary.
+pub fn platforms() -> Result {
+    let mut tally = Tally::default();
+    run_stage(&mut tally)?;
+    for failure in &tally.failures {
+        println!("  FAILED {failure}");
+    }
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    if tally.failed > 0 { Err(format!("{} platform checks failed", tally.failed)) } else { Ok(()) }
+}
+
+/// Builds and checks every platform, adding each check to `tally`. A platform whose build fails counts as a
+/// failure and the others still run.
+pub fn run_stage(tally: &mut Tally) -> Result {
+    let started = std::time::Instant::now();
+    for platform in Platform::ALL {
+        let library = crate::build::compile(platform, true);
+        let checked = library.as_ref().map_err(Clone::clone).and_then(|lib| crate::verify::check(platform, lib));
+        let ok = checked.is_ok();
+        tally.check(&format!("{} release library", platform.name()), checked);
+        if let (true, Ok(library), Some(runner)) = (ok, &library, runner(platform)?) {
+            tally.check(&format!("{} library loads", platform.name()), load_test(platform, &runner, library));
+        }
+    }
+    for platform in [Platform::WindowsX86_64, Platform::LinuxArm64] {
+        let Some(runner) = runner(platform)? else { continue };
+        println!("xtask: the solver core's tests as a {} program", platform.name());
+        let mut cmd = cargo_for(platform)?;
+        runner.apply_to(&mut cmd, platform);
+        cmd.args(["test", "-p", "reach2d_core", "--no-fail-fast"]).args(cross_args(platform));
+        run_cargo_test(&mut cmd, &format!("reach2d_core on {}", platform.name()), tally)?;
+    }
+    println!("xtask: platforms stage took {:.0} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// How this machine runs a program of a platform: an emulator command and the environment it needs.
+struct Runner {
+    program: PathBuf,
+    env: Vec<(&'static str, String)>,
+}
+
+impl Runner {
+    fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.program);
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
+        cmd
+    }
+
+    /// Makes `cargo test` for `platform` run its test binaries through this runner.
+    fn apply_to(&self, cmd: &mut Command, platform: Platform) {
+        let key = format!("CARGO_TARGET_{}_RUNNER", platform.rust_target().to_uppercase().replace('-', "_"));
+        cmd.env(key, &self.program).envs(self.env.iter().map(|(k, v)| (k, v)));
+    }
+}
+
+/// The runner for `platform`'s programs on this machine (`None`: it runs natively, or nothing here runs it).
+fn runner(platform: Platform) -> Result<Option<Runner>> {
+    Ok(match platform {
+        Platform::WindowsX86_64 => Some(wine()?),
+        Platform::LinuxArm64 => {
+            ensure_host_programs("running arm64 programs", &[("qemu-aarch64", "qemu-user")])?;
+            let program = which("qemu-aarch64").ok_or("qemu-aarch64 is not on PATH")?;
+            Some(Runner { program, env: vec![("QEMU_LD_PREFIX", ARM64_SYSROOT.into())] })
+        }
+        Platform::LinuxX86_64 if Platform::host() == Some(Platform::LinuxX86_64) => {
+            Some(Runner { program: PathBuf::new(), env: Vec::new() })
+        }
+        _ => None,
+    })
+}
+
+/// Wine with a private prefix (`target/wine-prefix`) that has the `ProcessPrng` Wine 8 lacks.
+fn wine() -> Result<Runner> {
+    const DEBIAN_WINE64: &str = "/usr/lib/wine/wine64";
+    let find = || which("wine64").or_else(|| which(DEBIAN_WINE64)).or_else(|| which("wine"));
+    if find().is_none() {
+        ensure_host_programs("running Windows programs", &[(DEBIAN_WINE64, "wine64")])?;
+    }
+    let program = find().ok_or("Wine is not installed")?;
+    let prefix = repo_root().join("target/wine-prefix");
+    let env = vec![
+        ("WINEPREFIX", prefix.display().to_string()),
+        ("WINEDEBUG", "-all".to_string()),
+        // No Mono or Gecko installer dialogs; our ProcessPrng before Wine's own (absent) one.
+        ("WINEDLLOVERRIDES", "mscoree,mshtml=;bcryptprimitives=n,b".to_string()),
+    ];
+    let runner = Runner { program, env };
+    let system32 = prefix.join("drive_c/windows/system32");
+    let stub = system32.join("bcryptprimitives.dll");
+    if !stub.exists() {
+        println!("xtask: preparing the Wine prefix {}", prefix.display());
+        if !system32.exists() {
+            crate::run(runner.command().args(["wineboot", "--init"]))?;
+            // wineboot returns before its wineserver has written the prefix out.
+            let server = runner.program.with_file_name("wineserver");
+            let mut wait = Command::new(if server.exists() { server } else { PathBuf::from("wineserver") });
+            let _ = wait.arg("--wait").envs(runner.env.iter().map(|(k, v)| (k, v))).status();
+        }
+        let built =
+            compile_c(Platform::WindowsX86_64, "process_prng.c", "bcryptprimitives.dll", &["-shared", "-ladvapi32"])?;
+        fs::copy(&built, &stub).map_err(|e| format!("cannot install {}: {e}", stub.display()))?;
+    }
+    Ok(runner)
+}
+
+/// Compiles one of `rust/xtask/native/*.c` for `platform` into `target/cross/native/<platform>/OUTPUT`.
+fn compile_c(platform: Platform, source: &str, output: &str, flags: &[&str]) -> Result<PathBuf> {
+    let compiler = match platform {
+        Platform::WindowsX86_64 => "x86_64-w64-mingw32-gcc",
+        Platform::LinuxArm64 => "aarch64-linux-gnu-gcc",
+        _ => "cc",
+    };
+    let root = repo_root();
+    let out_dir = root.join("target/cross/native").join(platform.name());
+    fs::create_dir_all(&out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+    let out = out_dir.join(output);
+    let mut cmd = Command::new(compiler);
+    cmd.arg("-O2").arg("-o").arg(&out).arg(root.join("rust/xtask/native").join(source));
+    // Libraries go after the sources for the GNU linker.
+    cmd.args(flags);
+    if platform == Platform::LinuxX86_64 || platform == Platform::LinuxArm64 {
+        cmd.arg("-ldl");
+    }
+    crate::run(&mut cmd)?;
+    Ok(out)
+}
+
+/// Loads `library` in the platform's native loader program, under `runner`, and looks up Godot's entry symbol.
+fn load_test(platform: Platform, runner: &Runner, library: &Path) -> Result<String> {
+    let exe = if platform == Platform::WindowsX86_64 { "load_library.exe" } else { "load_library" };
+    let loader = compile_c(platform, "load_library.c", exe, &[])?;
+    // Side by side in one folder, so the loader finds the library by its file name on every platform.
+    let dir = loader.parent().expect("the loader is in a folder");
+    let name = platform.library_name(true);
+    fs::copy(library, dir.join(&name)).map_err(|e| format!("cannot copy the library: {e}"))?;
+    let mut cmd = if runner.program.as_os_str().is_empty() {
+        Command::new(&loader)
+    } else {
+        let mut cmd = runner.command();
+        cmd.arg(&loader);
+        cmd
+    };
+    let path = if platform == Platform::WindowsX86_64 { name.clone() } else { format!("./{name}") };
+    let out = cmd
+        .current_dir(dir)
+        .arg(&path)
+        .arg(crate::verify::ENTRY_SYMBOL)
+        .output()
+        .map_err(|e| format!("cannot start the loader: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if out.status.success() && text.starts_with("loaded ") {
+        Ok(text)
+    } else {
+        Err(format!("{text} {}", String::from_utf8_lossy(&out.stderr).trim()))
+    }
+}

@@ -1,0 +1,104 @@
+//! The platforms the addon ships a library for, and the file names `addons/reach2d/reach2d.gdextension` gives them.
+
+use crate::Result;
+
+/// A platform of the addon: one library file per build profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Platform {
+    LinuxX86_64,
+    LinuxArm64,
+    WindowsX86_64,
+    /// One universal (x86_64 + arm64) dylib.
+    MacOs,
+}
+
+impl Platform {
+    /// Every platform `cargo xtask package` ships, in the order it builds them.
+    pub const ALL: [Platform; 4] =
+        [Platform::LinuxX86_64, Platform::LinuxArm64, Platform::WindowsX86_64, Platform::MacOs];
+
+    /// The name `--target` takes and messages use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::LinuxX86_64 => "linux-x86_64",
+            Platform::LinuxArm64 => "linux-arm64",
+            Platform::WindowsX86_64 => "windows-x86_64",
+            Platform::MacOs => "macos",
+        }
+    }
+
+    /// A platform from its name (or its Rust target triple).
+    pub fn parse(text: &str) -> Result<Self> {
+        Platform::ALL.into_iter().find(|p| p.name() == text || p.rust_target() == text).ok_or_else(|| {
+            let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown platform `{text}`: use one of {}", names.join(", "))
+        })
+    }
+
+    /// The platform this machine builds without cross tools, if it is one of ours.
+    pub fn host() -> Option<Self> {
+        match (std::env::consts::OS, std::env::consts::ARCH) {
+            ("linux", "x86_64") => Some(Platform::LinuxX86_64),
+            ("linux", "aarch64") => Some(Platform::LinuxArm64),
+            ("windows", "x86_64") => Some(Platform::WindowsX86_64),
+            ("macos", _) => Some(Platform::MacOs),
+            _ => None,
+        }
+    }
+
+    /// The Rust target (for macOS, cargo-zigbuild's pseudo-target that builds both architectures and merges them).
+    pub fn rust_target(self) -> &'static str {
+        match self {
+            Platform::LinuxX86_64 => "x86_64-unknown-linux-gnu",
+            Platform::LinuxArm64 => "aarch64-unknown-linux-gnu",
+            Platform::WindowsX86_64 => "x86_64-pc-windows-gnu",
+            Platform::MacOs => "universal2-apple-darwin",
+        }
+    }
+
+    /// The file cargo writes for the `reach2d` cdylib.
+    pub fn built_file_name(self) -> &'static str {
+        match self {
+            Platform::LinuxX86_64 | Platform::LinuxArm64 => "libreach2d.so",
+            Platform::WindowsX86_64 => "reach2d.dll",
+            Platform::MacOs => "libreach2d.dylib",
+        }
+    }
+
+    /// The library's file name in `addons/reach2d/bin/`, as `reach2d.gdextension` names it.
+    pub fn library_name(self, release: bool) -> String {
+        let profile = if release { "release" } else { "debug" };
+        match self {
+            Platform::LinuxX86_64 => format!("libreach2d.linux.{profile}.x86_64.so"),
+            Platform::LinuxArm64 => format!("libreach2d.linux.{profile}.aarch64.so"),
+            Platform::WindowsX86_64 => format!("reach2d.windows.{profile}.x86_64.dll"),
+            Platform::MacOs => format!("libreach2d.macos.{profile}.dylib"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Platform;
+
+    /// Every library name `package` writes must be one the addon's `.gdextension` loads.
+    #[test]
+    fn library_names_match_the_gdextension() {
+        let gdextension = include_str!("../../../addons/reach2d/reach2d.gdextension");
+        for platform in Platform::ALL {
+            for release in [false, true] {
+                let name = platform.library_name(release);
+                assert!(gdextension.contains(&format!("\"bin/{name}\"")), "{name} is not in reach2d.gdextension");
+            }
+        }
+    }
+
+    #[test]
+    fn parses_names_and_triples() {
+        for platform in Platform::ALL {
+            assert_eq!(Platform::parse(platform.name()), Ok(platform));
+            assert_eq!(Platform::parse(platform.rust_target()), Ok(platform));
+        }
+        assert!(Platform::parse("amiga").unwrap_err().contains("linux-arm64"));
+    }
+}
