@@ -183,7 +183,7 @@ impl BoneChain {
             let basis = glam::Mat2::from_angle(-rotation) * local.matrix2;
             self.poses.push(BonePose { position: local.translation, rotation, basis });
         }
-        if crate::common::in_editor() {
+        if crate::editor::in_editor() {
             self.authored.resize(n, 0.0);
             for (i, pose) in self.poses.iter_mut().enumerate() {
                 if !self.has_written || (pose.rotation - self.written[i]).abs() > 1e-5 {
@@ -227,7 +227,7 @@ impl BoneChain {
         for (bone, &rotation) in self.bones.iter_mut().zip(&self.rotations) {
             bone.set_rotation(rotation);
         }
-        if crate::common::in_editor() {
+        if crate::editor::in_editor() {
             self.written.clear();
             self.written.extend_from_slice(&self.rotations);
             self.has_written = true;

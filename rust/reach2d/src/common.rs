@@ -2,13 +2,14 @@
 //! saving, and configuration warnings. Each node class supplies only its own solve.
 
 use godot::classes::notify::CanvasItemNotification;
-use godot::classes::{Bone2D, Engine, Node2D};
+use godot::classes::{Bone2D, Node2D};
 use godot::obj::WithBaseField;
 use godot::prelude::*;
 use reach2d_core::{ChainSolver, Vec2};
 
 use crate::chain::{BoneChain, TipEnd};
 use crate::convert::vec2;
+use crate::editor::in_editor;
 use crate::limits::AngleLimits;
 use crate::problem::{ProblemReporter, SetupProblem};
 
@@ -54,13 +55,6 @@ pub struct IkState {
     warned: Option<SetupProblem>,
     /// Editor: the chain length the inspector's angle-limit properties were last listed for.
     listed_bones: usize,
-}
-
-/// `true` in the editor. Fixed for the life of the process (a game run from the editor is another process), so
-/// it is asked once instead of on every solve.
-pub fn in_editor() -> bool {
-    static IN_EDITOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *IN_EDITOR.get_or_init(|| Engine::singleton().is_editor_hint())
 }
 
 /// The target's global position, or why there is none.

@@ -17,7 +17,7 @@ const TARGET_COLOR: Color = Color::from_rgba(1.0, 0.3, 0.45, 0.95);
 
 /// Draws the gizmo into `node`, in global coordinates; only in the editor.
 pub fn draw(node: &mut Gd<Node2D>, chain: &BoneChain, target: Option<&Gd<Node2D>>, limits: &[Option<AngleLimit>]) {
-    if !crate::common::in_editor() || chain.len() == 0 || chain.joints.len() != chain.len() + 1 {
+    if !crate::editor::in_editor() || chain.len() == 0 || chain.joints.len() != chain.len() + 1 {
         return;
     }
     // A node scaled to zero has no local space to draw in (and Godot's affine_inverse would complain).

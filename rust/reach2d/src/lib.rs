@@ -13,6 +13,7 @@ mod convert;
 mod debug_alloc;
 #[cfg(test)]
 mod docs_check;
+mod editor;
 mod gizmo;
 mod limits;
 mod problem;

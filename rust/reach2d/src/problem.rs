@@ -59,7 +59,7 @@ impl ProblemReporter {
             return;
         }
         self.last = Some(problem);
-        if crate::common::in_editor() {
+        if crate::editor::in_editor() {
             return;
         }
         let path = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };
