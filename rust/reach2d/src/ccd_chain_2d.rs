@@ -5,7 +5,7 @@ use godot::prelude::*;
 use reach2d_core::CcdSettings;
 
 use crate::common::{self, Solved};
-use crate::problem::SetupProblem;
+use crate::problem::Problem;
 
 common::ik_node! {
     /// Turns a chain of [Bone2D] nodes so that its end reaches [member target], with CCD (Cyclic Coordinate
@@ -58,7 +58,7 @@ common::ik_node! {
 }
 
 impl CcdChain2D {
-    fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
+    fn check_setup_impl(&mut self) -> Result<(), Problem> {
         common::check_chain(
             &mut self.state,
             self.target.as_ref(),
@@ -68,7 +68,7 @@ impl CcdChain2D {
         )
     }
 
-    fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
+    fn solve_impl(&mut self) -> Result<Solved, Problem> {
         let settings = CcdSettings {
             max_iterations: self.max_iterations.max(1) as u32,
             tolerance: self.tolerance.max(0.0),

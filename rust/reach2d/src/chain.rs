@@ -18,7 +18,7 @@ use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{AngleLimit, ChainLimits, ChainSolver, SolveReport, Vec2};
 
 use crate::convert::affine;
-use crate::problem::SetupProblem;
+use crate::problem::Problem;
 
 /// How the tip bone's end is placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,11 +84,11 @@ impl BoneChain {
         root: Option<&Gd<Bone2D>>,
         tip: Option<&Gd<Bone2D>>,
         direct_child: bool,
-    ) -> Result<(), SetupProblem> {
-        let root = root.ok_or(SetupProblem::NoRootBone)?;
-        let tip = tip.ok_or(SetupProblem::NoTipBone)?;
+    ) -> Result<(), Problem> {
+        let root = root.ok_or(Problem::NoRootBone)?;
+        let tip = tip.ok_or(Problem::NoTipBone)?;
         if !root.is_instance_valid() || !tip.is_instance_valid() {
-            return Err(SetupProblem::BoneFreed);
+            return Err(Problem::BoneFreed);
         }
         if self.still_linked(root, tip) {
             return Ok(());
@@ -129,21 +129,21 @@ impl BoneChain {
         }
     }
 
-    fn resolve(&mut self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, direct_child: bool) -> Result<(), SetupProblem> {
+    fn resolve(&mut self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, direct_child: bool) -> Result<(), Problem> {
         let root_id = root.instance_id();
         let mut bone = tip.clone();
         while bone.instance_id() != root_id {
             self.ids.push(bone.instance_id());
             self.bones.push(bone.clone());
-            let parent = bone.get_parent().ok_or(SetupProblem::TipNotUnderRoot)?;
+            let parent = bone.get_parent().ok_or(Problem::TipNotUnderRoot)?;
             bone = match parent.try_cast::<Bone2D>() {
                 Ok(parent) => parent,
                 // A non-bone in between, or the root is not above the tip at all.
                 Err(other) => {
                     return Err(if is_ancestor(root_id, other) {
-                        SetupProblem::NodeBetweenIsNotBone2D
+                        Problem::NodeBetweenIsNotBone2D
                     } else {
-                        SetupProblem::TipNotUnderRoot
+                        Problem::TipNotUnderRoot
                     });
                 }
             };
@@ -153,7 +153,7 @@ impl BoneChain {
         self.bones.reverse();
         self.ids.reverse();
         if direct_child && self.bones.len() != 2 {
-            return Err(SetupProblem::TipNotChildOfRoot);
+            return Err(Problem::TipNotChildOfRoot);
         }
         self.parent = self.bones[0].get_parent().and_then(|p| p.try_cast::<CanvasItem>().ok());
         self.watch(tip);
@@ -164,11 +164,11 @@ impl BoneChain {
     ///
     /// In the editor the preview solves from the pose the user authored: a rotation that differs from what the
     /// last solve wrote is the user's edit and becomes the new authored rotation.
-    pub fn read(&mut self, tip_end: TipEnd) -> Result<(), SetupProblem> {
+    pub fn read(&mut self, tip_end: TipEnd) -> Result<(), Problem> {
         let n = self.bones.len();
-        let Some(tip) = self.bones.last() else { return Err(SetupProblem::NoRootBone) };
+        let Some(tip) = self.bones.last() else { return Err(Problem::EmptyChain) };
         if !tip.is_inside_tree() {
-            return Err(SetupProblem::BoneOutsideTree);
+            return Err(Problem::BoneOutsideTree);
         }
         let direction = Vec2::from_angle(tip.get_bone_angle());
         self.tip_offset = match tip_end {
@@ -196,7 +196,7 @@ impl BoneChain {
             && self.tip_offset.is_finite()
             && self.poses.iter().all(|p| p.position.is_finite() && p.rotation.is_finite() && p.basis.is_finite());
         if !finite {
-            return Err(SetupProblem::PoseNotFinite);
+            return Err(Problem::PoseNotFinite);
         }
         self.joints.resize(n + 1, Vec2::ZERO);
         let pose = ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset };
@@ -206,7 +206,7 @@ impl BoneChain {
         self.rotations.resize(n, 0.0);
         self.segment_limits.resize(n, None);
         if !self.joints.iter().all(|j| j.is_finite()) {
-            return Err(SetupProblem::PoseNotFinite);
+            return Err(Problem::PoseNotFinite);
         }
         Ok(())
     }
@@ -219,11 +219,11 @@ impl BoneChain {
     /// Turns the solved joints into rotations (blended by `weight`, held in `rotation_limits`) and writes them.
     ///
     /// Returns the global end effector of the written pose. Writes nothing when any rotation would not be finite.
-    pub fn write_back(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> Result<Vec2, SetupProblem> {
+    pub fn write_back(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> Result<Vec2, Problem> {
         let pose = ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset };
         let effector = pose
             .write_back(&self.joints, weight, rotation_limits, &mut self.rotations)
-            .ok_or(SetupProblem::PoseNotFinite)?;
+            .ok_or(Problem::PoseNotFinite)?;
         for (bone, &rotation) in self.bones.iter_mut().zip(&self.rotations) {
             bone.set_rotation(rotation);
         }
@@ -246,7 +246,7 @@ impl BoneChain {
         goal: Vec2,
         weight: f32,
         rotation_limits: &[Option<AngleLimit>],
-    ) -> Result<(Vec2, SolveReport), SetupProblem> {
+    ) -> Result<(Vec2, SolveReport), Problem> {
         let rotation_limits = &rotation_limits[..rotation_limits.len().min(self.bones.len())];
         let limits = if rotation_limits.iter().all(Option::is_none) {
             ChainLimits::NONE
@@ -255,7 +255,7 @@ impl BoneChain {
             let root_direction = pose.segment_limits(&self.joints, rotation_limits, &mut self.segment_limits);
             ChainLimits { root_direction, per_bone: &self.segment_limits }
         };
-        let report = solver.solve(&mut self.joints, &self.lengths, goal, &limits).map_err(SetupProblem::Solver)?;
+        let report = solver.solve(&mut self.joints, &self.lengths, goal, &limits).map_err(Problem::Solver)?;
         let effector = self.write_back(weight, rotation_limits)?;
         Ok((effector, report))
     }

@@ -11,7 +11,7 @@ use crate::chain::{BoneChain, TipEnd};
 use crate::convert::vec2;
 use crate::editor::in_editor;
 use crate::limits::AngleLimits;
-use crate::problem::{ProblemReporter, SetupProblem};
+use crate::problem::{ProblemReporter, Problem};
 
 /// When a node solves by itself.
 #[derive(GodotConvert, Var, Export, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,24 +50,24 @@ pub struct Solved {
 pub struct IkState {
     pub chain: BoneChain,
     reporter: ProblemReporter,
-    /// The current setup problem, for configuration warnings.
-    problem: Option<SetupProblem>,
-    warned: Option<SetupProblem>,
+    /// The current problem, for configuration warnings.
+    problem: Option<Problem>,
+    warned: Option<Problem>,
     /// Editor: the chain length the inspector's angle-limit properties were last listed for.
     listed_bones: usize,
 }
 
 /// The target's global position, or why there is none.
-pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, SetupProblem> {
-    let target = target.ok_or(SetupProblem::NoTarget)?;
+pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, Problem> {
+    let target = target.ok_or(Problem::NoTarget)?;
     if !target.is_instance_valid() {
-        return Err(SetupProblem::TargetFreed);
+        return Err(Problem::TargetFreed);
     }
     if !target.is_inside_tree() {
-        return Err(SetupProblem::TargetOutsideTree);
+        return Err(Problem::TargetOutsideTree);
     }
     let position = vec2(target.get_global_position());
-    if position.is_finite() { Ok(position) } else { Err(SetupProblem::TargetNotFinite) }
+    if position.is_finite() { Ok(position) } else { Err(Problem::TargetNotFinite) }
 }
 
 /// The setup check of the chain nodes: a target, and bones from `root` down to `tip` (`direct_child`: the tip is
@@ -78,7 +78,7 @@ pub fn check_chain(
     root: Option<&Gd<Bone2D>>,
     tip: Option<&Gd<Bone2D>>,
     direct_child: bool,
-) -> Result<(), SetupProblem> {
+) -> Result<(), Problem> {
     target_position(target)?;
     state.chain.ensure(root, tip, direct_child)
 }
@@ -91,7 +91,7 @@ pub fn solve_chain(
     weight: f32,
     limits: &AngleLimits,
     solver: &impl ChainSolver,
-) -> Result<Solved, SetupProblem> {
+) -> Result<Solved, Problem> {
     let goal = target_position(target)?;
     let chain = &mut state.chain;
     chain.ensure(root, tip, false)?;
@@ -110,9 +110,9 @@ pub trait IkNode: WithBaseField<Base = Node2D> {
     /// Records the outcome of a good solve in the node's read-only properties.
     fn record(&mut self, solved: Solved);
     /// Checks the setup without touching any bone.
-    fn check_setup(&mut self) -> Result<(), SetupProblem>;
+    fn check_setup(&mut self) -> Result<(), Problem>;
     /// Reads, solves and writes. On error no bone may have been written.
-    fn solve_once(&mut self) -> Result<Solved, SetupProblem>;
+    fn solve_once(&mut self) -> Result<Solved, Problem>;
 }
 
 /// `solve()`: solves now, whatever the mode. Returns `true` when the bones were written.
@@ -144,7 +144,7 @@ fn solve_counted<T: IkNode>(node: &mut T) -> bool {
 }
 
 /// Remembers the current problem, reports a new one once, and refreshes the editor's warnings when it changes.
-fn note<T: IkNode>(node: &mut T, problem: Option<SetupProblem>) {
+fn note<T: IkNode>(node: &mut T, problem: Option<Problem>) {
     match problem {
         Some(problem) if !node.state_ref().reporter.is_reported(problem) => {
             let this = node.base().clone();
@@ -383,10 +383,10 @@ macro_rules! ik_node_class {
                 self.last_error = solved.error;
                 self.last_iterations = solved.iterations as i32;
             }
-            fn check_setup(&mut self) -> Result<(), $crate::problem::SetupProblem> {
+            fn check_setup(&mut self) -> Result<(), $crate::problem::Problem> {
                 self.check_setup_impl()
             }
-            fn solve_once(&mut self) -> Result<$crate::common::Solved, $crate::problem::SetupProblem> {
+            fn solve_once(&mut self) -> Result<$crate::common::Solved, $crate::problem::Problem> {
                 self.solve_impl()
             }
         }

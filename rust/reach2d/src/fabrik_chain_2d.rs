@@ -5,7 +5,7 @@ use godot::prelude::*;
 use reach2d_core::FabrikSettings;
 
 use crate::common::{self, Solved};
-use crate::problem::SetupProblem;
+use crate::problem::Problem;
 
 common::ik_node! {
     /// Moves a chain of [Bone2D] nodes so that its end reaches [member target], with FABRIK (Forward And Backward
@@ -50,7 +50,7 @@ common::ik_node! {
 }
 
 impl FabrikChain2D {
-    fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
+    fn check_setup_impl(&mut self) -> Result<(), Problem> {
         common::check_chain(
             &mut self.state,
             self.target.as_ref(),
@@ -60,7 +60,7 @@ impl FabrikChain2D {
         )
     }
 
-    fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
+    fn solve_impl(&mut self) -> Result<Solved, Problem> {
         let settings =
             FabrikSettings { max_iterations: self.max_iterations.max(1) as u32, tolerance: self.tolerance.max(0.0) };
         let bones = (self.root_bone.as_ref(), self.tip_bone.as_ref());

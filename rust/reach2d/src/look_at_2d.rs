@@ -6,7 +6,7 @@ use reach2d_core::{signed_angle, solve_look_at};
 
 use crate::chain::TipEnd;
 use crate::common::{self, Solved};
-use crate::problem::SetupProblem;
+use crate::problem::Problem;
 
 common::ik_node! {
     /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
@@ -30,21 +30,21 @@ common::ik_node! {
 }
 
 impl LookAt2D {
-    fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
+    fn check_setup_impl(&mut self) -> Result<(), Problem> {
         common::target_position(self.target.as_ref())?;
-        let bone = self.bone.as_ref().ok_or(SetupProblem::NoBone)?;
+        let bone = self.bone.as_ref().ok_or(Problem::NoBone)?;
         self.state.chain.ensure(Some(bone), Some(bone), false)
     }
 
-    fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
+    fn solve_impl(&mut self) -> Result<Solved, Problem> {
         let goal = common::target_position(self.target.as_ref())?;
-        let bone = self.bone.as_ref().ok_or(SetupProblem::NoBone)?;
+        let bone = self.bone.as_ref().ok_or(Problem::NoBone)?;
         let chain = &mut self.state.chain;
         chain.ensure(Some(bone), Some(bone), false)?;
         chain.read(TipEnd::Direction)?;
         let origin = chain.joints[0];
         let current = chain.joints[1] - origin;
-        let solution = solve_look_at(origin, current, goal, 0.0, None).map_err(SetupProblem::Solver)?;
+        let solution = solve_look_at(origin, current, goal, 0.0, None).map_err(Problem::Solver)?;
         chain.joints[1] = origin + solution.direction;
         let effector = chain.write_back(self.weight, self.limits.active())?;
         let to_target = goal - origin;

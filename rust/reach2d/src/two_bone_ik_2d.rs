@@ -6,7 +6,7 @@ use reach2d_core::{soften_reach, solve_two_bone};
 
 use crate::chain::TipEnd;
 use crate::common::{self, Solved};
-use crate::problem::SetupProblem;
+use crate::problem::Problem;
 
 common::ik_node! {
     /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
@@ -50,7 +50,7 @@ common::ik_node! {
 }
 
 impl TwoBoneIk2D {
-    fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
+    fn check_setup_impl(&mut self) -> Result<(), Problem> {
         common::check_chain(
             &mut self.state,
             self.target.as_ref(),
@@ -60,7 +60,7 @@ impl TwoBoneIk2D {
         )
     }
 
-    fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
+    fn solve_impl(&mut self) -> Result<Solved, Problem> {
         let goal = common::target_position(self.target.as_ref())?;
         let chain = &mut self.state.chain;
         chain.ensure(self.root_bone.as_ref(), self.tip_bone.as_ref(), true)?;
@@ -74,7 +74,7 @@ impl TwoBoneIk2D {
         let distance = to_goal.length();
         let softened = soften_reach(distance, upper + lower, self.softness);
         let aim = if softened < distance { root + to_goal * (softened / distance) } else { goal };
-        let solution = solve_two_bone(root, upper, lower, aim, bend, 0.0).map_err(SetupProblem::Solver)?;
+        let solution = solve_two_bone(root, upper, lower, aim, bend, 0.0).map_err(Problem::Solver)?;
         chain.joints[1] = solution.joint;
         chain.joints[2] = solution.tip;
         let effector = chain.write_back(self.weight, self.limits.active())?;
