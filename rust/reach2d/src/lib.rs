@@ -16,6 +16,8 @@ mod docs_check;
 mod editor;
 mod gizmo;
 mod limits;
+mod node_class;
+mod pose;
 mod problem;
 
 mod ccd_chain_2d;
