@@ -104,6 +104,7 @@ struct ReadmeDoctests;
 mod angle;
 mod ccd;
 mod fabrik;
+mod geom;
 mod look_at;
 mod refine;
 mod two_bone;
@@ -301,33 +302,6 @@ pub trait ChainSolver {
         target: Vec2,
         limits: &ChainLimits,
     ) -> Result<SolveReport, SolveError>;
-}
-
-impl ChainSolver for FabrikSettings {
-    fn solve(
-        &self,
-        joints: &mut [Vec2],
-        lengths: &[f32],
-        target: Vec2,
-        limits: &ChainLimits,
-    ) -> Result<SolveReport, SolveError> {
-        solve_fabrik(joints, lengths, target, limits, self)
-    }
-}
-
-impl ChainSolver for CcdSettings {
-    fn solve(
-        &self,
-        joints: &mut [Vec2],
-        lengths: &[f32],
-        target: Vec2,
-        limits: &ChainLimits,
-    ) -> Result<SolveReport, SolveError> {
-        validate::chain(joints, lengths, target, limits)?;
-        validate::ccd_settings(self)?;
-        fabrik::conform_lengths(joints, lengths, target);
-        Ok(ccd::solve_ccd_unchecked(joints, target, limits, self))
-    }
 }
 
 /// Approximate equality for tests: `assert_approx_eq!(a, b)` or `assert_approx_eq!(a, b, eps)`.
