@@ -5,6 +5,7 @@ extends "res://common/demo.gd"
 ## automatic execution off, `skeleton.execute_modifications(delta, 0)` in a loop. Both are timed with
 ## Time.get_ticks_usec().
 
+const Rig := preload("res://common/rig.gd")
 const BONES := 4
 const BONE_LENGTH := 11.0
 const TOP := 150.0
@@ -47,25 +48,19 @@ func _build(n: int) -> void:
 	var cols := maxi(1, int(ceil(sqrt(n * area.size.x / area.size.y))))
 	var rows := int(ceil(float(n) / cols))
 	var cell := Vector2(area.size.x / cols, area.size.y / rows)
+	var lengths := []
+	lengths.resize(BONES)
+	lengths.fill(BONE_LENGTH)
+	var rotations := []
+	rotations.resize(BONES)
+	rotations.fill(0.15)
 	for i in n:
 		var origin := area.position + cell * Vector2(i % cols + 0.5, i / cols + 0.5)
 		var skeleton := Skeleton2D.new()
 		skeleton.name = "Skeleton%d" % i
 		skeleton.position = origin
 		add_child(skeleton)
-		var parent: Node = skeleton
-		var bones: Array[Bone2D] = []
-		for j in BONES:
-			var b := Bone2D.new()
-			b.name = "B%d" % j
-			b.set_autocalculate_length_and_angle(false)
-			b.set_length(BONE_LENGTH)
-			b.position = Vector2.ZERO if j == 0 else Vector2(BONE_LENGTH, 0)
-			b.rotation = 0.15
-			parent.add_child(b)
-			b.rest = b.transform
-			bones.append(b)
-			parent = b
+		var bones := Rig.chain(skeleton, lengths, rotations, "B%d")
 		var target := Node2D.new()
 		target.name = "Target%d" % i
 		add_child(target)

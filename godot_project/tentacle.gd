@@ -27,12 +27,14 @@ func _demo_ready() -> void:
 	skeleton.name = "Skeleton"
 	skeleton.position = ROOT
 	add_child(skeleton)
-	var parent: Node = skeleton
-	for i in BONES:
-		var at := Vector2.ZERO if i == 0 else Vector2(BONE_LENGTH, 0)
-		var b := Rig.bone(parent, "Bone%d" % i, at, BONE_LENGTH, 0.0, -PI / 2 if i == 0 else 0.12)
-		bones.append(b)
-		parent = b
+	var lengths := []
+	lengths.resize(BONES)
+	lengths.fill(BONE_LENGTH)
+	var rotations := []
+	rotations.resize(BONES)
+	rotations.fill(0.12)
+	rotations[0] = -PI / 2
+	bones = Rig.chain(skeleton, lengths, rotations, "Bone%d")
 	rim = _body_line(34.0, Color(0.35, 0.12, 0.32))
 	body = _body_line(28.0, Color(0.8, 0.32, 0.55))
 	var gradient := Gradient.new()

@@ -15,19 +15,7 @@ func make_case(setup: String) -> Dictionary:
 	var skeleton := Skeleton2D.new()
 	skeleton.name = "Skeleton"
 	character.add_child(skeleton)
-	var parent: Node = skeleton
-	var lengths := [50.0, 40.0, 35.0, 30.0]
-	var bones: Array[Bone2D] = []
-	for i in lengths.size():
-		var bone := Bone2D.new()
-		bone.name = "bone_%d" % i
-		bone.set_autocalculate_length_and_angle(false)
-		bone.set_length(lengths[i])
-		bone.position = Vector2.ZERO if i == 0 else Vector2(lengths[i - 1], 0)
-		bone.rotation = [0.4, -0.9, 0.8, -0.5][i]
-		parent.add_child(bone)
-		bones.append(bone)
-		parent = bone
+	var bones := Rig.chain(skeleton, [50.0, 40.0, 35.0, 30.0], [0.4, -0.9, 0.8, -0.5])
 	match setup:
 		"skeleton_x": skeleton.scale = Vector2(-1, 1)
 		"skeleton_y": skeleton.scale = Vector2(1, -1)

@@ -17,6 +17,22 @@ static func bone(parent: Node, bone_name: String, position: Vector2, length: flo
 	return b
 
 
+## A chain of Bone2D under `parent` (usually a Skeleton2D), root first, each bone the parent of the next: bone i has
+## length `lengths[i]` along its own x axis (bone angle 0), sits at the end of bone i - 1 (the root at `parent`'s
+## origin), has local rotation `rotations[i]` (0 where `rotations` is shorter) and is named `name_format % i`.
+## Every chain the demo scenes, the tests and the benchmark build in code comes from here (tests/lib/rig.gd links to
+## this file). Returns the bones, root first.
+static func chain(parent: Node, lengths: Array, rotations: Array = [], name_format := "bone_%d") -> Array[Bone2D]:
+	var bones: Array[Bone2D] = []
+	for i in lengths.size():
+		var at := Vector2.ZERO if i == 0 else Vector2(lengths[i - 1], 0)
+		var rotation: float = rotations[i] if i < rotations.size() else 0.0
+		var b := bone(parent, name_format % i, at, lengths[i], 0.0, rotation)
+		bones.append(b)
+		parent = b
+	return bones
+
+
 ## The end of `b` along its bone angle, in global coordinates: the end effector when `b` is a chain's tip.
 static func bone_end(b: Bone2D) -> Vector2:
 	return b.global_transform * (Vector2.from_angle(b.get_bone_angle()) * b.get_length())

@@ -6,6 +6,8 @@ extends SceneTree
 const CHAINS_PER_SET := 64
 const REPEATS := 41
 const LENGTH := 24.0
+## The Bone2D chain builder shared with the tests and the demo (a link to godot_project/common/rig.gd).
+const Rig := preload("res://lib/rig.gd")
 
 
 func _initialize() -> void:
@@ -20,19 +22,13 @@ func make_rig(n: int, at: Vector2, mirrored: bool) -> Dictionary:
 	if mirrored:
 		skeleton.scale = Vector2(-1, 1)
 	root.add_child(skeleton)
-	var parent: Node = skeleton
-	var bones: Array[Bone2D] = []
-	for i in n:
-		var bone := Bone2D.new()
-		bone.name = "b%d" % i
-		bone.set_autocalculate_length_and_angle(false)
-		bone.set_length(LENGTH)
-		bone.position = Vector2.ZERO if i == 0 else Vector2(LENGTH, 0)
-		bone.rotation = 0.15
-		parent.add_child(bone)
-		bone.rest = bone.transform
-		bones.append(bone)
-		parent = bone
+	var lengths := []
+	lengths.resize(n)
+	lengths.fill(LENGTH)
+	var rotations := []
+	rotations.resize(n)
+	rotations.fill(0.15)
+	var bones := Rig.chain(skeleton, lengths, rotations, "b%d")
 	var tip := Node2D.new()
 	tip.name = "tip"
 	tip.position = Vector2(LENGTH, 0)

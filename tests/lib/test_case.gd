@@ -2,6 +2,9 @@ extends Node
 ## Base of every test file: assertions that record failures instead of stopping, and builders for
 ## Skeleton2D/Bone2D scenes. The runner makes one instance per `test_*` method and adds it to the tree.
 
+## The one Bone2D chain builder, shared with the demo project (a link to godot_project/common/rig.gd).
+const Rig := preload("res://lib/rig.gd")
+
 var failures: PackedStringArray = []
 
 
@@ -29,18 +32,7 @@ func make_chain(lengths: Array, angles: Array = [], skeleton_scale := Vector2.ON
 	skeleton.position = position
 	skeleton.scale = skeleton_scale
 	add_child(skeleton)
-	var parent: Node = skeleton
-	for i in lengths.size():
-		var bone := Bone2D.new()
-		bone.name = "bone_%d" % i
-		bone.set_autocalculate_length_and_angle(false)
-		bone.set_length(lengths[i])
-		bone.set_bone_angle(0.0)
-		bone.position = Vector2.ZERO if i == 0 else Vector2(lengths[i - 1], 0)
-		bone.rotation = angles[i] if i < angles.size() else 0.0
-		parent.add_child(bone)
-		bone.rest = bone.transform
-		parent = bone
+	Rig.chain(skeleton, lengths, angles)
 	return skeleton
 
 

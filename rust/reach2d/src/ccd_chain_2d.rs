@@ -5,9 +5,10 @@ use godot::prelude::*;
 use reach2d_core::CcdSettings;
 
 use crate::common::{self, Solved};
-use crate::problem::SetupProblem;
+use crate::node_class;
+use crate::problem::Problem;
 
-common::ik_node! {
+node_class::ik_node! {
     /// Turns a chain of [Bone2D] nodes so that its end reaches [member target], with CCD (Cyclic Coordinate
     /// Descent).
     ///
@@ -28,14 +29,7 @@ common::ik_node! {
     /// blends the animated and the solved pose.
     pub struct CcdChain2D {
         target: "The node the chain reaches for: the end effector goes to its global position.",
-        bones {
-            /// First bone of the chain (it turns but never moves).
-            #[export]
-            root_bone: Option<Gd<Bone2D>>,
-            /// Last bone of the chain: [member root_bone] itself or one of its Bone2D descendants.
-            #[export]
-            tip_bone: Option<Gd<Bone2D>>,
-        }
+        bones: chain,
         solver {
             /// Most sweeps (tip to root) per solve.
             #[export_group(name = "Solver")]
@@ -58,23 +52,13 @@ common::ik_node! {
 }
 
 impl CcdChain2D {
-    fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
-        common::check_chain(
-            &mut self.state,
-            self.target.as_ref(),
-            self.root_bone.as_ref(),
-            self.tip_bone.as_ref(),
-            false,
-        )
-    }
-
-    fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
+    fn solve_impl(&mut self) -> Result<Solved, Problem> {
         let settings = CcdSettings {
             max_iterations: self.max_iterations.max(1) as u32,
             tolerance: self.tolerance.max(0.0),
             max_angle_step: if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY },
         };
-        let bones = (self.root_bone.as_ref(), self.tip_bone.as_ref());
-        common::solve_chain(&mut self.state, self.target.as_ref(), bones, self.weight, &self.limits, &settings)
+        let goal = self.check_setup_impl()?;
+        common::solve_chain(&mut self.state, goal, self.weight, &self.limits, &settings)
     }
 }

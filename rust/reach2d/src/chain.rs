@@ -15,10 +15,11 @@ use godot::builtin::Callable;
 use godot::classes::{Bone2D, CanvasItem, Node};
 use godot::obj::{Gd, InstanceId};
 use reach2d_core::write_back::{BonePose, ChainPose};
-use reach2d_core::{AngleLimit, ChainLimits, ChainSolver, SolveReport, Vec2};
+use reach2d_core::{AngleLimit, ChainSolver, SolveReport, Vec2};
 
 use crate::convert::affine;
-use crate::problem::SetupProblem;
+use crate::pose::PoseBuffers;
+use crate::problem::Problem;
 
 /// How the tip bone's end is placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,18 +41,8 @@ pub struct BoneChain {
     stale: Rc<Cell<bool>>,
     /// The tip bone and the callable connected to its `tree_entered`, to disconnect when the chain changes.
     watch: Option<(Gd<Bone2D>, Callable)>,
-    /// The chain as last read.
-    pub poses: Vec<BonePose>,
-    pub parent_transform: Affine2,
-    pub tip_offset: Vec2,
-    /// Global joints: each bone's origin, then the tip's end. Solvers work on these in place.
-    pub joints: Vec<Vec2>,
-    /// Segment lengths between consecutive joints, global px.
-    pub lengths: Vec<f32>,
-    /// Rotations to write, one per bone.
-    pub rotations: Vec<f32>,
-    /// Segment-angle limits for the solvers, derived from rotation limits each solve.
-    pub segment_limits: Vec<Option<AngleLimit>>,
+    /// The pose as last read and the buffers its solves work in.
+    pose: PoseBuffers,
     /// Editor only: the rotations the user authored, which the preview solves from and saving restores.
     authored: Vec<f32>,
     /// Editor only: what the last solve wrote, to tell the user's own edits apart from the preview's.
@@ -84,11 +75,11 @@ impl BoneChain {
         root: Option<&Gd<Bone2D>>,
         tip: Option<&Gd<Bone2D>>,
         direct_child: bool,
-    ) -> Result<(), SetupProblem> {
-        let root = root.ok_or(SetupProblem::NoRootBone)?;
-        let tip = tip.ok_or(SetupProblem::NoTipBone)?;
+    ) -> Result<(), Problem> {
+        let root = root.ok_or(Problem::NoRootBone)?;
+        let tip = tip.ok_or(Problem::NoTipBone)?;
         if !root.is_instance_valid() || !tip.is_instance_valid() {
-            return Err(SetupProblem::BoneFreed);
+            return Err(Problem::BoneFreed);
         }
         if self.still_linked(root, tip) {
             return Ok(());
@@ -129,21 +120,21 @@ impl BoneChain {
         }
     }
 
-    fn resolve(&mut self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, direct_child: bool) -> Result<(), SetupProblem> {
+    fn resolve(&mut self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, direct_child: bool) -> Result<(), Problem> {
         let root_id = root.instance_id();
         let mut bone = tip.clone();
         while bone.instance_id() != root_id {
             self.ids.push(bone.instance_id());
             self.bones.push(bone.clone());
-            let parent = bone.get_parent().ok_or(SetupProblem::TipNotUnderRoot)?;
+            let parent = bone.get_parent().ok_or(Problem::TipNotUnderRoot)?;
             bone = match parent.try_cast::<Bone2D>() {
                 Ok(parent) => parent,
                 // A non-bone in between, or the root is not above the tip at all.
                 Err(other) => {
                     return Err(if is_ancestor(root_id, other) {
-                        SetupProblem::NodeBetweenIsNotBone2D
+                        Problem::NodeBetweenIsNotBone2D
                     } else {
-                        SetupProblem::TipNotUnderRoot
+                        Problem::TipNotUnderRoot
                     });
                 }
             };
@@ -153,7 +144,7 @@ impl BoneChain {
         self.bones.reverse();
         self.ids.reverse();
         if direct_child && self.bones.len() != 2 {
-            return Err(SetupProblem::TipNotChildOfRoot);
+            return Err(Problem::TipNotChildOfRoot);
         }
         self.parent = self.bones[0].get_parent().and_then(|p| p.try_cast::<CanvasItem>().ok());
         self.watch(tip);
@@ -164,100 +155,93 @@ impl BoneChain {
     ///
     /// In the editor the preview solves from the pose the user authored: a rotation that differs from what the
     /// last solve wrote is the user's edit and becomes the new authored rotation.
-    pub fn read(&mut self, tip_end: TipEnd) -> Result<(), SetupProblem> {
+    fn read(&mut self, tip_end: TipEnd) -> Result<(), Problem> {
         let n = self.bones.len();
-        let Some(tip) = self.bones.last() else { return Err(SetupProblem::NoRootBone) };
+        let Some(tip) = self.bones.last() else { return Err(Problem::EmptyChain) };
         if !tip.is_inside_tree() {
-            return Err(SetupProblem::BoneOutsideTree);
+            return Err(Problem::BoneOutsideTree);
         }
         let direction = Vec2::from_angle(tip.get_bone_angle());
-        self.tip_offset = match tip_end {
+        let tip_offset = match tip_end {
             TipEnd::BoneLength => direction * tip.get_length(),
             TipEnd::Direction => direction,
         };
-        self.parent_transform = self.parent.as_ref().map_or(Affine2::IDENTITY, |p| affine(p.get_global_transform()));
-        self.poses.clear();
+        let parent = self.parent.as_ref().map_or(Affine2::IDENTITY, |p| affine(p.get_global_transform()));
+        self.pose.begin(parent, tip_offset);
         for bone in &self.bones {
             let rotation = bone.get_rotation();
             let local = affine(bone.get_transform());
             let basis = glam::Mat2::from_angle(-rotation) * local.matrix2;
-            self.poses.push(BonePose { position: local.translation, rotation, basis });
+            self.pose.push_bone(BonePose { position: local.translation, rotation, basis });
         }
-        if crate::common::in_editor() {
+        if crate::editor::in_editor() {
             self.authored.resize(n, 0.0);
-            for (i, pose) in self.poses.iter_mut().enumerate() {
+            for (i, pose) in self.pose.bones_mut().iter_mut().enumerate() {
                 if !self.has_written || (pose.rotation - self.written[i]).abs() > 1e-5 {
                     self.authored[i] = pose.rotation;
                 }
                 pose.rotation = self.authored[i];
             }
         }
-        let finite = self.parent_transform.is_finite()
-            && self.tip_offset.is_finite()
-            && self.poses.iter().all(|p| p.position.is_finite() && p.rotation.is_finite() && p.basis.is_finite());
-        if !finite {
-            return Err(SetupProblem::PoseNotFinite);
-        }
-        self.joints.resize(n + 1, Vec2::ZERO);
-        let pose = ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset };
-        pose.joints(&mut self.joints);
-        self.lengths.clear();
-        self.lengths.extend(self.joints.windows(2).map(|w| w[0].distance(w[1])));
-        self.rotations.resize(n, 0.0);
-        self.segment_limits.resize(n, None);
-        if !self.joints.iter().all(|j| j.is_finite()) {
-            return Err(SetupProblem::PoseNotFinite);
-        }
-        Ok(())
+        if self.pose.finish() { Ok(()) } else { Err(Problem::PoseNotFinite) }
     }
 
-    /// The pose as last read.
-    pub fn pose(&self) -> ChainPose<'_> {
-        ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset }
+    /// The pose as last read and the rotations of the last solve, for drawing; `None` before a good read of the
+    /// resolved chain.
+    pub fn drawn_pose(&self) -> Option<(ChainPose<'_>, &[f32])> {
+        let n = self.bones.len();
+        (n > 0 && self.pose.joints().len() == n + 1).then(|| (self.pose.pose(), self.pose.rotations()))
     }
 
     /// Turns the solved joints into rotations (blended by `weight`, held in `rotation_limits`) and writes them.
     ///
     /// Returns the global end effector of the written pose. Writes nothing when any rotation would not be finite.
-    pub fn write_back(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> Result<Vec2, SetupProblem> {
-        let pose = ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset };
-        let effector = pose
-            .write_back(&self.joints, weight, rotation_limits, &mut self.rotations)
-            .ok_or(SetupProblem::PoseNotFinite)?;
-        for (bone, &rotation) in self.bones.iter_mut().zip(&self.rotations) {
+    fn write(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> Result<Vec2, Problem> {
+        let effector = self.pose.write_back(weight, rotation_limits).ok_or(Problem::PoseNotFinite)?;
+        for (bone, &rotation) in self.bones.iter_mut().zip(self.pose.rotations()) {
             bone.set_rotation(rotation);
         }
-        if crate::common::in_editor() {
+        if crate::editor::in_editor() {
             self.written.clear();
-            self.written.extend_from_slice(&self.rotations);
+            self.written.extend_from_slice(self.pose.rotations());
             self.has_written = true;
         }
         Ok(effector)
     }
 
-    /// Solves the chain as last read toward `goal` and writes the result; returns the written end effector and the
-    /// solver's report.
+    /// One iterative solve: reads the chain (its end is the tip bone's length), solves it toward `goal` and writes
+    /// the result; returns the written end effector and the solver's report.
     ///
     /// `rotation_limits` bound each bone's local rotation (an empty slice: none); they are translated into the
     /// solver's segment limits for this pose, and the written rotations are clamped into them again.
-    pub fn solve_and_write(
+    pub fn solve_iterative(
         &mut self,
         solver: &impl ChainSolver,
         goal: Vec2,
         weight: f32,
         rotation_limits: &[Option<AngleLimit>],
-    ) -> Result<(Vec2, SolveReport), SetupProblem> {
+    ) -> Result<(Vec2, SolveReport), Problem> {
+        self.read(TipEnd::BoneLength)?;
         let rotation_limits = &rotation_limits[..rotation_limits.len().min(self.bones.len())];
-        let limits = if rotation_limits.iter().all(Option::is_none) {
-            ChainLimits::NONE
-        } else {
-            let pose = ChainPose { parent: self.parent_transform, bones: &self.poses, tip_offset: self.tip_offset };
-            let root_direction = pose.segment_limits(&self.joints, rotation_limits, &mut self.segment_limits);
-            ChainLimits { root_direction, per_bone: &self.segment_limits }
-        };
-        let report = solver.solve(&mut self.joints, &self.lengths, goal, &limits).map_err(SetupProblem::Solver)?;
-        let effector = self.write_back(weight, rotation_limits)?;
+        let report = self.pose.solve(solver, goal, rotation_limits).map_err(Problem::Solver)?;
+        let effector = self.write(weight, rotation_limits)?;
         Ok((effector, report))
+    }
+
+    /// One closed-form solve: reads the chain (its end placed by `tip_end`), lets `place` move the joints from the
+    /// pose as read, and writes the result, blended by `weight` and clamped by `rotation_limits`. Returns the
+    /// written end effector and what `place` returned; on any error no bone is written.
+    pub fn solve_closed_form<R>(
+        &mut self,
+        tip_end: TipEnd,
+        weight: f32,
+        rotation_limits: &[Option<AngleLimit>],
+        place: impl FnOnce(ChainPose<'_>, &mut [Vec2]) -> Result<R, Problem>,
+    ) -> Result<(Vec2, R), Problem> {
+        self.read(tip_end)?;
+        let placed = self.pose.place_joints(place)?;
+        let effector = self.write(weight, rotation_limits)?;
+        Ok((effector, placed))
     }
 
     /// Editor: puts the user's authored rotations back (before saving, or when the preview stops).

@@ -1,16 +1,18 @@
-//! What every Reach2D node shares: update modes, the target, the solve-and-report cycle, editor preview and
-//! saving, and configuration warnings. Each node class supplies only its own solve.
+//! What every Reach2D node does at run time and in the editor: update modes, the target, the solve-and-report
+//! cycle, editor preview and saving, and configuration warnings. Each node class supplies only its own solve; the
+//! class itself is declared by the macros in `node_class.rs`.
 
+use godot::classes::Node2D;
 use godot::classes::notify::CanvasItemNotification;
-use godot::classes::{Bone2D, Engine, Node2D};
 use godot::obj::WithBaseField;
 use godot::prelude::*;
 use reach2d_core::{ChainSolver, Vec2};
 
-use crate::chain::{BoneChain, TipEnd};
+use crate::chain::BoneChain;
 use crate::convert::vec2;
+use crate::editor::in_editor;
 use crate::limits::AngleLimits;
-use crate::problem::{ProblemReporter, SetupProblem};
+use crate::problem::{Problem, ProblemReporter};
 
 /// When a node solves by itself.
 #[derive(GodotConvert, Var, Export, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,60 +51,35 @@ pub struct Solved {
 pub struct IkState {
     pub chain: BoneChain,
     reporter: ProblemReporter,
-    /// The current setup problem, for configuration warnings.
-    problem: Option<SetupProblem>,
-    warned: Option<SetupProblem>,
+    /// The current problem, for configuration warnings.
+    problem: Option<Problem>,
+    warned: Option<Problem>,
     /// Editor: the chain length the inspector's angle-limit properties were last listed for.
     listed_bones: usize,
 }
 
-/// `true` in the editor. Fixed for the life of the process (a game run from the editor is another process), so
-/// it is asked once instead of on every solve.
-pub fn in_editor() -> bool {
-    static IN_EDITOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *IN_EDITOR.get_or_init(|| Engine::singleton().is_editor_hint())
-}
-
 /// The target's global position, or why there is none.
-pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, SetupProblem> {
-    let target = target.ok_or(SetupProblem::NoTarget)?;
+pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, Problem> {
+    let target = target.ok_or(Problem::NoTarget)?;
     if !target.is_instance_valid() {
-        return Err(SetupProblem::TargetFreed);
+        return Err(Problem::TargetFreed);
     }
     if !target.is_inside_tree() {
-        return Err(SetupProblem::TargetOutsideTree);
+        return Err(Problem::TargetOutsideTree);
     }
     let position = vec2(target.get_global_position());
-    if position.is_finite() { Ok(position) } else { Err(SetupProblem::TargetNotFinite) }
+    if position.is_finite() { Ok(position) } else { Err(Problem::TargetNotFinite) }
 }
 
-/// The setup check of the chain nodes: a target, and bones from `root` down to `tip` (`direct_child`: the tip is
-/// the root's child).
-pub fn check_chain(
-    state: &mut IkState,
-    target: Option<&Gd<Node2D>>,
-    root: Option<&Gd<Bone2D>>,
-    tip: Option<&Gd<Bone2D>>,
-    direct_child: bool,
-) -> Result<(), SetupProblem> {
-    target_position(target)?;
-    state.chain.ensure(root, tip, direct_child)
-}
-
-/// One solve of an iterative chain node (FABRIK or CCD): read, solve in flat arrays, write rotations.
+/// One solve of an iterative chain node (FABRIK or CCD) toward `goal`: read, solve in flat arrays, write rotations.
 pub fn solve_chain(
     state: &mut IkState,
-    target: Option<&Gd<Node2D>>,
-    (root, tip): (Option<&Gd<Bone2D>>, Option<&Gd<Bone2D>>),
+    goal: Vec2,
     weight: f32,
     limits: &AngleLimits,
     solver: &impl ChainSolver,
-) -> Result<Solved, SetupProblem> {
-    let goal = target_position(target)?;
-    let chain = &mut state.chain;
-    chain.ensure(root, tip, false)?;
-    chain.read(TipEnd::BoneLength)?;
-    let (effector, report) = chain.solve_and_write(solver, goal, weight, limits.active())?;
+) -> Result<Solved, Problem> {
+    let (effector, report) = state.chain.solve_iterative(solver, goal, weight, limits.active())?;
     Ok(Solved { error: effector.distance(goal), iterations: report.iterations })
 }
 
@@ -116,9 +93,9 @@ pub trait IkNode: WithBaseField<Base = Node2D> {
     /// Records the outcome of a good solve in the node's read-only properties.
     fn record(&mut self, solved: Solved);
     /// Checks the setup without touching any bone.
-    fn check_setup(&mut self) -> Result<(), SetupProblem>;
+    fn check_setup(&mut self) -> Result<(), Problem>;
     /// Reads, solves and writes. On error no bone may have been written.
-    fn solve_once(&mut self) -> Result<Solved, SetupProblem>;
+    fn solve_once(&mut self) -> Result<Solved, Problem>;
 }
 
 /// `solve()`: solves now, whatever the mode. Returns `true` when the bones were written.
@@ -150,7 +127,7 @@ fn solve_counted<T: IkNode>(node: &mut T) -> bool {
 }
 
 /// Remembers the current problem, reports a new one once, and refreshes the editor's warnings when it changes.
-fn note<T: IkNode>(node: &mut T, problem: Option<SetupProblem>) {
+fn note<T: IkNode>(node: &mut T, problem: Option<Problem>) {
     match problem {
         Some(problem) if !node.state_ref().reporter.is_reported(problem) => {
             let this = node.base().clone();
@@ -235,199 +212,3 @@ pub fn configuration_warnings<T: IkNode>(node: &T) -> PackedStringArray {
     }
     warnings
 }
-
-/// Declares a node class with the properties every node shares, around its own: `bones { .. }` come right after
-/// `target` in the inspector, `solver { .. }` after the shared settings; `target`, `last_error` and
-/// `last_iterations` take the class's own help text. Then implements the shared API ([`ik_node_class`]).
-macro_rules! ik_node {
-    (
-        $(#[doc = $doc:literal])*
-        pub struct $class:ident {
-            target: $target_doc:literal,
-            bones { $($bones:tt)* }
-            solver { $($solver:tt)* }
-            last_error: $last_error_doc:literal,
-            last_iterations: $last_iterations_doc:literal,
-        }
-    ) => {
-        // Doc comments pass as literals: a `meta` fragment would be opaque to the derive that collects the help.
-        $(#[doc = $doc])*
-        #[derive(GodotClass)]
-        #[class(init, tool, base = Node2D)]
-        pub struct $class {
-            #[doc = $target_doc]
-            #[export]
-            target: Option<Gd<Node2D>>,
-            $($bones)*
-            /// If [code]false[/code], the node stops solving by itself; [method solve] still solves.
-            #[export]
-            #[init(val = true)]
-            enabled: bool,
-            /// How much of the solved pose is applied: each bone's written rotation is
-            /// [code]lerp_angle(input, solved, weight)[/code], where input is its rotation before the solve.
-            #[export(range = (0.0, 1.0, 0.01))]
-            #[init(val = 1.0)]
-            weight: f32,
-            /// When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), every physics
-            /// frame ([constant UPDATE_PHYSICS]), or only when [method solve] is called ([constant UPDATE_MANUAL]).
-            #[export]
-            update_mode: $crate::common::UpdateMode,
-            /// Show the solve in the editor while you edit. Saving a scene always stores your own bone rotations.
-            #[export]
-            #[init(val = true)]
-            editor_preview: bool,
-            $($solver)*
-            #[doc = $last_error_doc]
-            #[var(no_set)]
-            #[init(val = -1.0)]
-            last_error: f32,
-            #[doc = $last_iterations_doc]
-            #[var(no_set)]
-            last_iterations: i32,
-
-            limits: $crate::limits::AngleLimits,
-            state: $crate::common::IkState,
-            base: Base<Node2D>,
-        }
-
-        #[godot_api]
-        impl $class {}
-
-        $crate::common::ik_node_class!($class);
-    };
-}
-pub(crate) use ik_node;
-
-/// Implements what every node class shares, given the fields `target`, `enabled`, `update_mode`,
-/// `editor_preview`, `last_error`, `last_iterations`, `limits` and `state`, and the inherent methods
-/// `check_setup_impl` and `solve_impl`: the update-mode constants, `solve()`, the angle-limit methods, the
-/// [`IkNode`] plumbing and the `_process`/`_notification`/`_draw`/inspector callbacks.
-macro_rules! ik_node_class {
-    ($class:ident) => {
-        #[godot_api(secondary)]
-        impl $class {
-            /// [member update_mode]: solve every process frame (the default).
-            #[constant]
-            pub const UPDATE_PROCESS: i32 = 0;
-            /// [member update_mode]: solve every physics frame.
-            #[constant]
-            pub const UPDATE_PHYSICS: i32 = 1;
-            /// [member update_mode]: solve only when [method solve] is called.
-            #[constant]
-            pub const UPDATE_MANUAL: i32 = 2;
-
-            /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code], leaving
-            /// every bone untouched, when the setup is invalid (the reason is printed once and shown as a
-            /// configuration warning).
-            #[func]
-            pub fn solve(&mut self) -> bool {
-                $crate::common::solve(self)
-            }
-
-            /// Limits bone [param bone_index]'s local [member Node2D.rotation] (wrapped to (-PI, PI]) to
-            /// [[param min_angle], [param max_angle]], in radians; index 0 is the first bone. The limit holds after
-            /// every solve, [member weight] included. A bad index or [param min_angle] > [param max_angle] is an
-            /// error and is ignored. Also editable in the inspector's [i]Angle Limits[/i] group.
-            #[func]
-            pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
-                let bones = self.known_bone_count();
-                if self.limits.set(bone_index, min_angle, max_angle, bones) {
-                    self.base_mut().notify_property_list_changed();
-                }
-            }
-
-            /// Removes bone [param bone_index]'s angle limit.
-            #[func]
-            pub fn clear_angle_limits(&mut self, bone_index: i64) {
-                let bones = self.known_bone_count();
-                if self.limits.clear(bone_index, bones) {
-                    self.base_mut().notify_property_list_changed();
-                }
-            }
-
-            /// [code]true[/code] when bone [param bone_index] has an angle limit.
-            #[func]
-            pub fn has_angle_limits(&self, bone_index: i64) -> bool {
-                self.limits.get(bone_index).is_some()
-            }
-
-            /// Why the node could not solve at its last attempt, in the words of its configuration warning; empty
-            /// when the setup was valid.
-            #[func]
-            pub fn get_setup_warning(&self) -> GString {
-                $crate::common::configuration_warnings(self).get(0).unwrap_or_default()
-            }
-
-            /// The number of bones the node drives, or 0 while its setup is invalid.
-            #[func]
-            pub fn get_bone_count(&self) -> i64 {
-                self.state.chain.len() as i64
-            }
-
-            fn known_bone_count(&self) -> Option<usize> {
-                Some(self.state.chain.len()).filter(|&n| n > 0)
-            }
-        }
-
-        impl $crate::common::IkNode for $class {
-            fn state(&mut self) -> &mut $crate::common::IkState {
-                &mut self.state
-            }
-            fn state_ref(&self) -> &$crate::common::IkState {
-                &self.state
-            }
-            fn enabled(&self) -> bool {
-                self.enabled
-            }
-            fn update_mode(&self) -> $crate::common::UpdateMode {
-                self.update_mode
-            }
-            fn editor_preview(&self) -> bool {
-                self.editor_preview
-            }
-            fn record(&mut self, solved: $crate::common::Solved) {
-                self.last_error = solved.error;
-                self.last_iterations = solved.iterations as i32;
-            }
-            fn check_setup(&mut self) -> Result<(), $crate::problem::SetupProblem> {
-                self.check_setup_impl()
-            }
-            fn solve_once(&mut self) -> Result<$crate::common::Solved, $crate::problem::SetupProblem> {
-                self.solve_impl()
-            }
-        }
-
-        #[godot_api]
-        impl godot::classes::INode2D for $class {
-            fn process(&mut self, _delta: f64) {
-                $crate::common::tick(self, $crate::common::Tick::Process);
-            }
-            fn physics_process(&mut self, _delta: f64) {
-                $crate::common::tick(self, $crate::common::Tick::Physics);
-            }
-            fn on_notification(&mut self, what: godot::classes::notify::CanvasItemNotification) {
-                $crate::common::notification(self, what);
-            }
-            fn draw(&mut self) {
-                let mut this = self.to_gd().upcast::<godot::classes::Node2D>();
-                $crate::gizmo::draw(&mut this, &self.state.chain, self.target.as_ref(), self.limits.active());
-            }
-            fn get_configuration_warnings(&self) -> PackedStringArray {
-                $crate::common::configuration_warnings(self)
-            }
-            fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-                self.limits.property_list(self.state.chain.len())
-            }
-            fn on_get(&self, property: StringName) -> Option<Variant> {
-                $crate::common::counted(|| self.limits.get_property(&property))
-            }
-            fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-                $crate::common::counted(|| self.limits.set_property(&property, &value))
-            }
-            fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
-                $crate::limits::AngleLimits::property_revert(&property)
-            }
-        }
-    };
-}
-pub(crate) use ik_node_class;

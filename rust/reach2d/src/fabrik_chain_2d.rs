@@ -5,9 +5,10 @@ use godot::prelude::*;
 use reach2d_core::FabrikSettings;
 
 use crate::common::{self, Solved};
-use crate::problem::SetupProblem;
+use crate::node_class;
+use crate::problem::Problem;
 
-common::ik_node! {
+node_class::ik_node! {
     /// Moves a chain of [Bone2D] nodes so that its end reaches [member target], with FABRIK (Forward And Backward
     /// Reaching Inverse Kinematics).
     ///
@@ -23,14 +24,7 @@ common::ik_node! {
     /// animation; [member weight] blends the animated and the solved pose.
     pub struct FabrikChain2D {
         target: "The node the chain reaches for: the end effector goes to its global position.",
-        bones {
-            /// First bone of the chain (it turns but never moves).
-            #[export]
-            root_bone: Option<Gd<Bone2D>>,
-            /// Last bone of the chain: [member root_bone] itself or one of its Bone2D descendants.
-            #[export]
-            tip_bone: Option<Gd<Bone2D>>,
-        }
+        bones: chain,
         solver {
             /// Most forward-and-backward passes per solve.
             #[export_group(name = "Solver")]
@@ -50,20 +44,10 @@ common::ik_node! {
 }
 
 impl FabrikChain2D {
-    fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
-        common::check_chain(
-            &mut self.state,
-            self.target.as_ref(),
-            self.root_bone.as_ref(),
-            self.tip_bone.as_ref(),
-            false,
-        )
-    }
-
-    fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
+    fn solve_impl(&mut self) -> Result<Solved, Problem> {
         let settings =
             FabrikSettings { max_iterations: self.max_iterations.max(1) as u32, tolerance: self.tolerance.max(0.0) };
-        let bones = (self.root_bone.as_ref(), self.tip_bone.as_ref());
-        common::solve_chain(&mut self.state, self.target.as_ref(), bones, self.weight, &self.limits, &settings)
+        let goal = self.check_setup_impl()?;
+        common::solve_chain(&mut self.state, goal, self.weight, &self.limits, &settings)
     }
 }

@@ -1,14 +1,14 @@
 //! The editor gizmo every node draws on itself: the chain, the target, and each limited bone's allowed arc.
 
 use core::f32::consts::TAU;
+
+use glam::Affine2;
 use godot::classes::Node2D;
 use godot::prelude::*;
 use reach2d_core::AngleLimit;
 use reach2d_core::write_back::ChainPose;
 
 use crate::chain::BoneChain;
-use glam::Affine2;
-
 use crate::convert::{affine, transform2d, vector2};
 
 const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
@@ -17,9 +17,10 @@ const TARGET_COLOR: Color = Color::from_rgba(1.0, 0.3, 0.45, 0.95);
 
 /// Draws the gizmo into `node`, in global coordinates; only in the editor.
 pub fn draw(node: &mut Gd<Node2D>, chain: &BoneChain, target: Option<&Gd<Node2D>>, limits: &[Option<AngleLimit>]) {
-    if !crate::common::in_editor() || chain.len() == 0 || chain.joints.len() != chain.len() + 1 {
+    if !crate::editor::in_editor() {
         return;
     }
+    let Some((pose, rotations)) = chain.drawn_pose() else { return };
     // A node scaled to zero has no local space to draw in (and Godot's affine_inverse would complain).
     let global = affine(node.get_global_transform());
     let Some(inverse) = global.matrix2.try_inverse() else { return };
@@ -29,11 +30,10 @@ pub fn draw(node: &mut Gd<Node2D>, chain: &BoneChain, target: Option<&Gd<Node2D>
     let width = 2.0 / scale;
 
     // The written pose: the read pose with the rotations of the last solve.
-    let pose = chain.pose();
     let mut parent = pose.parent;
     let mut origins = Vec::with_capacity(chain.len() + 1);
     for (i, bone) in pose.bones.iter().enumerate() {
-        let rotation = chain.rotations.get(i).copied().unwrap_or(bone.rotation);
+        let rotation = rotations.get(i).copied().unwrap_or(bone.rotation);
         if let Some(limit) = limits.get(i).copied().flatten() {
             draw_limit(node, &pose, parent, i, limit, 18.0 / scale, width);
         }

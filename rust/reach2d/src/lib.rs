@@ -13,8 +13,11 @@ mod convert;
 mod debug_alloc;
 #[cfg(test)]
 mod docs_check;
+mod editor;
 mod gizmo;
 mod limits;
+mod node_class;
+mod pose;
 mod problem;
 
 mod ccd_chain_2d;

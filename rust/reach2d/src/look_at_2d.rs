@@ -5,10 +5,11 @@ use godot::prelude::*;
 use reach2d_core::{signed_angle, solve_look_at};
 
 use crate::chain::TipEnd;
-use crate::common::{self, Solved};
-use crate::problem::SetupProblem;
+use crate::common::Solved;
+use crate::node_class;
+use crate::problem::Problem;
 
-common::ik_node! {
+node_class::ik_node! {
     /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
     ///
     /// The bone's direction is [code]Vector2.from_angle(bone.get_bone_angle())[/code] in its own space. Only its local
@@ -17,10 +18,9 @@ common::ik_node! {
     /// left between the bone and the target.
     pub struct LookAt2D {
         target: "The node the bone points at.",
-        bones {
+        bones: single {
             /// The bone to turn.
-            #[export]
-            bone: Option<Gd<Bone2D>>,
+            bone
         }
         solver {}
         last_error: "The angle in radians between the bone's direction and the target after the last solve, \
@@ -30,23 +30,17 @@ common::ik_node! {
 }
 
 impl LookAt2D {
-    fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
-        common::target_position(self.target.as_ref())?;
-        let bone = self.bone.as_ref().ok_or(SetupProblem::NoBone)?;
-        self.state.chain.ensure(Some(bone), Some(bone), false)
-    }
-
-    fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
-        let goal = common::target_position(self.target.as_ref())?;
-        let bone = self.bone.as_ref().ok_or(SetupProblem::NoBone)?;
+    fn solve_impl(&mut self) -> Result<Solved, Problem> {
+        let goal = self.check_setup_impl()?;
         let chain = &mut self.state.chain;
-        chain.ensure(Some(bone), Some(bone), false)?;
-        chain.read(TipEnd::Direction)?;
-        let origin = chain.joints[0];
-        let current = chain.joints[1] - origin;
-        let solution = solve_look_at(origin, current, goal, 0.0, None).map_err(SetupProblem::Solver)?;
-        chain.joints[1] = origin + solution.direction;
-        let effector = chain.write_back(self.weight, self.limits.active())?;
+        let (effector, origin) =
+            chain.solve_closed_form(TipEnd::Direction, self.weight, self.limits.active(), |_, joints| {
+                let origin = joints[0];
+                let current = joints[1] - origin;
+                let solution = solve_look_at(origin, current, goal, 0.0, None).map_err(Problem::Solver)?;
+                joints[1] = origin + solution.direction;
+                Ok(origin)
+            })?;
         let to_target = goal - origin;
         let error =
             if to_target.length_squared() > 0.0 { signed_angle(effector - origin, to_target).abs() } else { 0.0 };

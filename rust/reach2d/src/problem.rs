@@ -1,12 +1,14 @@
-//! Setup problems: why a node cannot solve, said once and in words that tell the user what to do.
+//! Why a node cannot solve (its setup, the pose it read, or the solver's refusal), said once and in words that tell
+//! the user what to do.
 
 use godot::classes::Node2D;
 use godot::prelude::*;
 use reach2d_core::SolveError;
 
-/// Why a node did not solve. Shown as a configuration warning in the editor and reported once at run time.
+/// Why a node did not solve: a missing or broken target or chain, a pose that is not finite, or input the solver
+/// refused. Shown as a configuration warning in the editor and reported once at run time.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SetupProblem {
+pub enum Problem {
     NoTarget,
     TargetFreed,
     TargetOutsideTree,
@@ -14,6 +16,8 @@ pub enum SetupProblem {
     NoRootBone,
     NoTipBone,
     NoBone,
+    /// The chain holds no bone: it was not resolved from the node's bones.
+    EmptyChain,
     BoneFreed,
     TipNotUnderRoot,
     NodeBetweenIsNotBone2D,
@@ -23,7 +27,7 @@ pub enum SetupProblem {
     Solver(SolveError),
 }
 
-impl SetupProblem {
+impl Problem {
     /// A sentence that says what is wrong and what to do about it.
     pub fn message(self) -> String {
         match self {
@@ -34,6 +38,7 @@ impl SetupProblem {
             Self::NoRootBone => "No root bone: set `root_bone` to the first Bone2D of the chain.".into(),
             Self::NoTipBone => "No tip bone: set `tip_bone` to the last Bone2D of the chain (the root bone or one of its Bone2D descendants).".into(),
             Self::NoBone => "No bone: set `bone` to the Bone2D to turn.".into(),
+            Self::EmptyChain => "The node has no bones to solve: set its bones (`root_bone` and `tip_bone`, or `bone` for LookAt2D).".into(),
             Self::BoneFreed => "A bone of the chain was freed: set the bones again.".into(),
             Self::TipNotUnderRoot => "`tip_bone` is not `root_bone` or one of its descendants: pick bones on one branch of the skeleton.".into(),
             Self::NodeBetweenIsNotBone2D => "A node between `root_bone` and `tip_bone` is not a Bone2D: every node of the chain must be a Bone2D.".into(),
@@ -48,18 +53,18 @@ impl SetupProblem {
 /// Reports each new problem once, so a broken setup prints one message, not one per frame.
 #[derive(Default)]
 pub struct ProblemReporter {
-    last: Option<SetupProblem>,
+    last: Option<Problem>,
 }
 
 impl ProblemReporter {
     /// Reports `problem` for `node` unless it is the one reported last. In the editor, configuration warnings say
     /// it instead, so nothing is printed.
-    pub fn report(&mut self, node: &Gd<Node2D>, problem: SetupProblem) {
+    pub fn report(&mut self, node: &Gd<Node2D>, problem: Problem) {
         if self.is_reported(problem) {
             return;
         }
         self.last = Some(problem);
-        if crate::common::in_editor() {
+        if crate::editor::in_editor() {
             return;
         }
         let path = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };
@@ -67,7 +72,7 @@ impl ProblemReporter {
     }
 
     /// `true` when `problem` is the one reported last.
-    pub fn is_reported(&self, problem: SetupProblem) -> bool {
+    pub fn is_reported(&self, problem: Problem) -> bool {
         self.last == Some(problem)
     }
 

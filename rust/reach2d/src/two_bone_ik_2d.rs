@@ -5,10 +5,11 @@ use godot::prelude::*;
 use reach2d_core::{soften_reach, solve_two_bone};
 
 use crate::chain::TipEnd;
-use crate::common::{self, Solved};
-use crate::problem::SetupProblem;
+use crate::common::Solved;
+use crate::node_class;
+use crate::problem::Problem;
 
-common::ik_node! {
+node_class::ik_node! {
     /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
     /// in one step (law of cosines).
     ///
@@ -23,13 +24,11 @@ common::ik_node! {
     /// upper, 1 = lower) clamp the written rotations.
     pub struct TwoBoneIk2D {
         target: "The node the limb reaches for: the end effector goes to its global position.",
-        bones {
+        bones: limb {
             /// The upper bone (shoulder, hip). It turns but never moves.
-            #[export]
-            root_bone: Option<Gd<Bone2D>>,
+            root_bone,
             /// The lower bone (forearm, shin): a direct Bone2D child of [member root_bone].
-            #[export]
-            tip_bone: Option<Gd<Bone2D>>,
+            tip_bone,
             /// Bend the middle joint to the other side. With [code]false[/code] the joint lies where
             /// [code]cross(target - root, joint - root) > 0[/code] in the frame of [member root_bone]'s parent.
             #[export]
@@ -50,34 +49,26 @@ common::ik_node! {
 }
 
 impl TwoBoneIk2D {
-    fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
-        common::check_chain(
-            &mut self.state,
-            self.target.as_ref(),
-            self.root_bone.as_ref(),
-            self.tip_bone.as_ref(),
-            true,
-        )
-    }
-
-    fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
-        let goal = common::target_position(self.target.as_ref())?;
+    fn solve_impl(&mut self) -> Result<Solved, Problem> {
+        let goal = self.check_setup_impl()?;
+        let (flip_bend, softness) = (self.flip_bend, self.softness);
         let chain = &mut self.state.chain;
-        chain.ensure(self.root_bone.as_ref(), self.tip_bone.as_ref(), true)?;
-        chain.read(TipEnd::BoneLength)?;
-        // The bend side is defined in the root's parent frame: a reflection there flips it in global space.
-        let handedness = chain.parent_transform.matrix2.determinant().signum();
-        let bend = if self.flip_bend { -handedness } else { handedness };
-        let [root, joint, tip] = [chain.joints[0], chain.joints[1], chain.joints[2]];
-        let (upper, lower) = (root.distance(joint), joint.distance(tip));
-        let to_goal = goal - root;
-        let distance = to_goal.length();
-        let softened = soften_reach(distance, upper + lower, self.softness);
-        let aim = if softened < distance { root + to_goal * (softened / distance) } else { goal };
-        let solution = solve_two_bone(root, upper, lower, aim, bend, 0.0).map_err(SetupProblem::Solver)?;
-        chain.joints[1] = solution.joint;
-        chain.joints[2] = solution.tip;
-        let effector = chain.write_back(self.weight, self.limits.active())?;
+        let (effector, ()) =
+            chain.solve_closed_form(TipEnd::BoneLength, self.weight, self.limits.active(), |pose, joints| {
+                // The bend side is defined in the root's parent frame: a reflection there flips it in global space.
+                let handedness = pose.parent.matrix2.determinant().signum();
+                let bend = if flip_bend { -handedness } else { handedness };
+                let [root, joint, tip] = [joints[0], joints[1], joints[2]];
+                let (upper, lower) = (root.distance(joint), joint.distance(tip));
+                let to_goal = goal - root;
+                let distance = to_goal.length();
+                let softened = soften_reach(distance, upper + lower, softness);
+                let aim = if softened < distance { root + to_goal * (softened / distance) } else { goal };
+                let solution = solve_two_bone(root, upper, lower, aim, bend, 0.0).map_err(Problem::Solver)?;
+                joints[1] = solution.joint;
+                joints[2] = solution.tip;
+                Ok(())
+            })?;
         Ok(Solved { error: effector.distance(goal), iterations: 1 })
     }
 }

@@ -20,9 +20,9 @@ use core::f32::consts::PI;
 use glam::Vec2;
 
 use crate::angle::{ChainLimits, signed_angle};
-use crate::fabrik::{TINY_SQ, unit_or};
+use crate::geom::{TINY_SQ, conform_lengths, unit_or};
 use crate::refine::Refiner;
-use crate::{CcdSettings, SolveError, SolveReport, validate};
+use crate::{CcdSettings, ChainSolver, SolveError, SolveReport, validate};
 
 /// Moves the chain toward `target` with CCD; returns what it did.
 ///
@@ -57,6 +57,22 @@ pub fn solve_ccd(
     validate::ccd_chain(joints, target, limits)?;
     validate::ccd_settings(settings)?;
     Ok(solve_ccd_unchecked(joints, target, limits, settings))
+}
+
+/// CCD keeps the segments it is given, so the chain is first re-spaced to `lengths` along its own directions.
+impl ChainSolver for CcdSettings {
+    fn solve(
+        &self,
+        joints: &mut [Vec2],
+        lengths: &[f32],
+        target: Vec2,
+        limits: &ChainLimits,
+    ) -> Result<SolveReport, SolveError> {
+        validate::chain(joints, lengths, target, limits)?;
+        validate::ccd_settings(self)?;
+        conform_lengths(joints, lengths, target);
+        Ok(solve_ccd_unchecked(joints, target, limits, self))
+    }
 }
 
 /// Damping cap as `(cos, sin)` of the largest step, or `None` for no cap.

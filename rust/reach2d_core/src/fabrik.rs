@@ -3,18 +3,9 @@
 use glam::Vec2;
 
 use crate::angle::{AngleLimit, ChainLimits};
+use crate::geom::{TINY_SQ, conform_lengths, respace, unit_or};
 use crate::refine::Refiner;
-use crate::{FabrikSettings, SolveError, SolveReport, validate};
-
-/// Squared lengths at or below this are treated as zero (no direction).
-pub(crate) const TINY_SQ: f32 = f32::MIN_POSITIVE;
-
-/// Unit vector along `v`, or `fallback` when `v` has no usable direction.
-#[inline]
-pub(crate) fn unit_or(v: Vec2, fallback: Vec2) -> Vec2 {
-    let d2 = v.length_squared();
-    if d2 > TINY_SQ { v / d2.sqrt() } else { fallback }
-}
+use crate::{ChainSolver, FabrikSettings, SolveError, SolveReport, validate};
 
 /// Moves the chain toward `target` with FABRIK; returns what it did.
 ///
@@ -90,6 +81,8 @@ pub fn solve_fabrik(
     let mut distance = distance;
     let mut iterations = 0;
     let mut last_tip = tip;
+    let refine_settings =
+        RefineSettings { lengths, target, limits, root_dir, tolerance: tol, max_iterations: settings.max_iterations };
     if limited {
         // Limited FABRIK passes while they make progress, then the limit-aware refinement.
         while iterations < settings.max_iterations {
@@ -104,8 +97,7 @@ pub fn solve_fabrik(
             last_tip = tip;
         }
         if distance > tol && iterations < settings.max_iterations {
-            (iterations, distance) =
-                refine(joints, lengths, target, limits, root_dir, tol, settings, iterations, distance);
+            (iterations, distance) = refine(joints, &refine_settings, iterations, distance);
         }
         return Ok(SolveReport::new(iterations, distance, tol));
     }
@@ -118,7 +110,7 @@ pub fn solve_fabrik(
     while iterations < settings.max_iterations {
         iterations += 1;
         backward(joints, lengths, target, toward_root);
-        let tip = forward(joints, lengths, root, toward_target);
+        let tip = respace(joints, lengths, root, toward_target);
         let previous = distance;
         distance = tip.distance(target);
         if distance <= tol {
@@ -133,31 +125,50 @@ pub fn solve_fabrik(
         last_tip = tip;
     }
     if stalled && iterations < settings.max_iterations {
-        (iterations, distance) = refine(joints, lengths, target, limits, root_dir, tol, settings, iterations, distance);
+        (iterations, distance) = refine(joints, &refine_settings, iterations, distance);
     }
     Ok(SolveReport::new(iterations, distance, tol))
 }
 
-/// Hands the rest of the budget to the refinement; returns the iterations and distance after it.
+impl ChainSolver for FabrikSettings {
+    fn solve(
+        &self,
+        joints: &mut [Vec2],
+        lengths: &[f32],
+        target: Vec2,
+        limits: &ChainLimits,
+    ) -> Result<SolveReport, SolveError> {
+        solve_fabrik(joints, lengths, target, limits, self)
+    }
+}
+
+/// What the refinement needs of the FABRIK solve that hands over to it: the chain, its target and limits, and the
+/// stopping rule.
+struct RefineSettings<'a, 'l> {
+    lengths: &'a [f32],
+    target: Vec2,
+    limits: &'a ChainLimits<'l>,
+    /// Unit root direction of the limits.
+    root_dir: Vec2,
+    tolerance: f32,
+    max_iterations: u32,
+}
+
+/// Hands the rest of the budget (after `iterations` passes that left the tip at `distance`) to the refinement;
+/// returns the iterations and distance after it.
 ///
 /// Kept out of line (and cold) so that the passes' hot loop stays as tight as before it existed.
 #[cold]
 #[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn refine(
-    joints: &mut [Vec2],
-    lengths: &[f32],
-    target: Vec2,
-    limits: &ChainLimits,
-    root_dir: Vec2,
-    tol: f32,
-    settings: &FabrikSettings,
-    iterations: u32,
-    distance: f32,
-) -> (u32, f32) {
+fn refine(joints: &mut [Vec2], settings: &RefineSettings, iterations: u32, distance: f32) -> (u32, f32) {
     let budget = settings.max_iterations - iterations;
-    let (used, d) =
-        Refiner::new(Some(lengths), limits, root_dir, f32::INFINITY).run(joints, target, tol, budget, distance);
+    let (used, d) = Refiner::new(Some(settings.lengths), settings.limits, settings.root_dir, f32::INFINITY).run(
+        joints,
+        settings.target,
+        settings.tolerance,
+        budget,
+        distance,
+    );
     (iterations + used, d)
 }
 
@@ -195,41 +206,6 @@ fn backward(joints: &mut [Vec2], lengths: &[f32], target: Vec2, fallback: Vec2) 
         *j = placed;
         next = placed;
     }
-}
-
-/// Root-to-tip pass: keeps the root and places each joint at its bone's length along the
-/// direction to its current position. Returns the tip. `fallback` is the direction used when
-/// no previous segment has one.
-#[inline]
-fn forward(joints: &mut [Vec2], lengths: &[f32], root: Vec2, fallback: Vec2) -> Vec2 {
-    let Some((first, rest)) = joints.split_first_mut() else {
-        return root;
-    };
-    *first = root;
-    let mut prev = root;
-    let mut last = fallback;
-    for (j, &len) in rest.iter_mut().zip(lengths) {
-        let delta = *j - prev;
-        let d2 = delta.length_squared();
-        let placed = if d2 > TINY_SQ {
-            if len > 0.0 {
-                last = delta;
-            }
-            prev + delta * (len / d2.sqrt())
-        } else {
-            prev + last.normalize_or(fallback) * len
-        };
-        *j = placed;
-        prev = placed;
-    }
-    prev
-}
-
-/// Re-spaces `joints` to `lengths` root to tip along their own directions (the fallback for
-/// coincident joints points toward `target`, else +X). Returns the tip.
-pub(crate) fn conform_lengths(joints: &mut [Vec2], lengths: &[f32], target: Vec2) -> Vec2 {
-    let root = joints[0];
-    forward(joints, lengths, root, unit_or(target - root, Vec2::X))
 }
 
 /// Limited tip-to-root pass. Bone `i`'s direction is clamped so that its child's limit holds
@@ -271,7 +247,7 @@ fn backward_limited(
     }
 }
 
-/// Limited root-to-tip pass: like [`forward`], then each bone's direction is clamped into its
+/// Limited root-to-tip pass: like [`respace`], then each bone's direction is clamped into its
 /// limit measured from the last non-zero segment before it (root bone: `root_dir`). The
 /// parent direction is measured from the written positions, so the limits hold in the output.
 /// Returns the tip.

@@ -104,12 +104,19 @@ struct ReadmeDoctests;
 mod angle;
 mod ccd;
 mod fabrik;
+mod geom;
 mod look_at;
 mod refine;
 mod two_bone;
 mod validate;
 pub mod write_back;
 
+// The test helpers live with the integration tests; the unit tests share them (see that file).
+#[cfg(test)]
+extern crate self as reach2d_core;
+#[cfg(test)]
+#[path = "../tests/common/mod.rs"]
+mod common;
 #[cfg(test)]
 mod tests;
 
@@ -301,72 +308,4 @@ pub trait ChainSolver {
         target: Vec2,
         limits: &ChainLimits,
     ) -> Result<SolveReport, SolveError>;
-}
-
-impl ChainSolver for FabrikSettings {
-    fn solve(
-        &self,
-        joints: &mut [Vec2],
-        lengths: &[f32],
-        target: Vec2,
-        limits: &ChainLimits,
-    ) -> Result<SolveReport, SolveError> {
-        solve_fabrik(joints, lengths, target, limits, self)
-    }
-}
-
-impl ChainSolver for CcdSettings {
-    fn solve(
-        &self,
-        joints: &mut [Vec2],
-        lengths: &[f32],
-        target: Vec2,
-        limits: &ChainLimits,
-    ) -> Result<SolveReport, SolveError> {
-        validate::chain(joints, lengths, target, limits)?;
-        validate::ccd_settings(self)?;
-        fabrik::conform_lengths(joints, lengths, target);
-        Ok(ccd::solve_ccd_unchecked(joints, target, limits, self))
-    }
-}
-
-/// Approximate equality for tests: `assert_approx_eq!(a, b)` or `assert_approx_eq!(a, b, eps)`.
-///
-/// Works for `f32` and `Vec2` (via `abs_diff_eq`-style component comparison).
-#[cfg(test)]
-macro_rules! assert_approx_eq {
-    ($a:expr, $b:expr) => {
-        assert_approx_eq!($a, $b, 1e-5)
-    };
-    ($a:expr, $b:expr, $eps:expr) => {{
-        let (a, b, eps) = ($a, $b, $eps);
-        assert!(
-            $crate::tests_support::ApproxEq::approx_eq(&a, &b, eps),
-            "assertion failed: `(left ≈ right)`\n  left: `{:?}`\n right: `{:?}`\n   eps: `{:?}`",
-            a,
-            b,
-            eps
-        );
-    }};
-}
-#[cfg(test)]
-pub(crate) use assert_approx_eq;
-
-#[cfg(test)]
-pub(crate) mod tests_support {
-    use glam::Vec2;
-
-    pub trait ApproxEq {
-        fn approx_eq(&self, other: &Self, eps: f32) -> bool;
-    }
-    impl ApproxEq for f32 {
-        fn approx_eq(&self, other: &Self, eps: f32) -> bool {
-            (self - other).abs() <= eps
-        }
-    }
-    impl ApproxEq for Vec2 {
-        fn approx_eq(&self, other: &Self, eps: f32) -> bool {
-            self.abs_diff_eq(*other, eps)
-        }
-    }
 }

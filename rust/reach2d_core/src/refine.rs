@@ -29,7 +29,7 @@ use core::f32::consts::TAU;
 use glam::Vec2;
 
 use crate::angle::{ChainLimits, signed_angle, wrap_angle};
-use crate::fabrik::{TINY_SQ, unit_or};
+use crate::geom::{TINY_SQ, unit_or};
 
 /// A limited bone within this many radians of a bound counts as sitting on it.
 const AT_BOUND: f32 = 1e-4;

@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 
-use crate::fabrik::unit_or;
+use crate::geom::unit_or;
 use crate::{SolveError, SolveReport, validate};
 
 /// Result of [`solve_two_bone`].

@@ -207,26 +207,13 @@ pub fn lerp_angle(from: f32, to: f32, weight: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use core::f32::consts::PI;
 
-    /// A small deterministic generator, so the tests need no dependency and repeat exactly.
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f32 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
-        }
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * self.next()
-        }
-        fn sign(&mut self) -> f32 {
-            if self.next() < 0.5 { -1.0 } else { 1.0 }
-        }
-    }
+    use super::*;
+    use crate::common::Rng;
 
     /// A random chain of similarity transforms: uniform scale of any sign on each bone and on the parent.
-    fn mirrored_chain(rng: &mut Lcg, n: usize, bones: &mut Vec<BonePose>) -> ChainPose<'static> {
+    fn mirrored_chain(rng: &mut Rng, n: usize, bones: &mut Vec<BonePose>) -> ChainPose<'static> {
         bones.clear();
         for _ in 0..n {
             let s = rng.range(0.5, 2.0);
@@ -248,7 +235,7 @@ mod tests {
 
     #[test]
     fn recovers_any_pose_exactly_under_mirroring() {
-        let mut rng = Lcg(7);
+        let mut rng = Rng(7);
         let mut scratch = Vec::new();
         let mut worst = 0.0f32;
         for case in 0..500 {
@@ -331,7 +318,7 @@ mod tests {
     #[test]
     fn segment_limits_match_rotation_limits_under_mirroring() {
         // Rotating a bone within its rotation limit keeps its segment angle within the derived segment limit.
-        let mut rng = Lcg(99);
+        let mut rng = Rng(99);
         let mut scratch = Vec::new();
         for _ in 0..200 {
             let pose = mirrored_chain(&mut rng, 3, &mut scratch);

@@ -1,6 +1,9 @@
-//! Shared helpers for the integration tests: a seeded random chain generator and invariant
-//! checks.
-#![allow(dead_code)]
+//! The one home of the core's test helpers: a seeded random generator, random chains, and the approximate-equality,
+//! length and limit assertions.
+//!
+//! Shared by the integration tests (`mod common;`) and the unit tests in `src/` (lib.rs includes this file as
+//! `crate::common` under `cfg(test)`, with the crate also visible as `reach2d_core`).
+#![allow(dead_code, unused_imports, unused_macros)]
 
 use core::f32::consts::PI;
 
@@ -26,6 +29,44 @@ impl Rng {
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
+    }
+    /// `-1.0` or `1.0`, evenly.
+    pub fn sign(&mut self) -> f32 {
+        if self.unit() < 0.5 { -1.0 } else { 1.0 }
+    }
+}
+
+/// Approximate equality: `assert_approx_eq!(a, b)` (within `1e-5`) or `assert_approx_eq!(a, b, eps)`, for `f32`
+/// (absolute difference) and `Vec2` (per component).
+macro_rules! assert_approx_eq {
+    ($a:expr, $b:expr) => {
+        assert_approx_eq!($a, $b, 1e-5)
+    };
+    ($a:expr, $b:expr, $eps:expr) => {{
+        let (a, b, eps) = ($a, $b, $eps);
+        assert!(
+            $crate::common::ApproxEq::approx_eq(&a, &b, eps),
+            "assertion failed: `(left ≈ right)`\n  left: `{:?}`\n right: `{:?}`\n   eps: `{:?}`",
+            a,
+            b,
+            eps
+        );
+    }};
+}
+pub(crate) use assert_approx_eq;
+
+/// What [`assert_approx_eq`] compares.
+pub trait ApproxEq {
+    fn approx_eq(&self, other: &Self, eps: f32) -> bool;
+}
+impl ApproxEq for f32 {
+    fn approx_eq(&self, other: &Self, eps: f32) -> bool {
+        (self - other).abs() <= eps
+    }
+}
+impl ApproxEq for Vec2 {
+    fn approx_eq(&self, other: &Self, eps: f32) -> bool {
+        self.abs_diff_eq(*other, eps)
     }
 }
 
@@ -69,6 +110,7 @@ pub fn assert_finite(joints: &[Vec2]) {
     assert!(joints.iter().all(|p| p.is_finite()), "non-finite output: {joints:?}");
 }
 
+/// Checks each segment's length against `lengths`, to `rel * length + abs`.
 pub fn assert_lengths(joints: &[Vec2], lengths: &[f32], rel: f32, abs: f32) {
     for (i, (w, &l)) in joints.windows(2).zip(lengths).enumerate() {
         let d = w[0].distance(w[1]);
@@ -77,7 +119,7 @@ pub fn assert_lengths(joints: &[Vec2], lengths: &[f32], rel: f32, abs: f32) {
 }
 
 /// Checks each limited bone's angle relative to its parent (last non-zero segment, else the
-/// root direction) to `1e-5` rad plus the angular size of the positions' rounding.
+/// root direction) to `1e-5` rad plus the angular size of the positions' rounding `eps_pos` (0: exact positions).
 pub fn assert_limits(joints: &[Vec2], limits: &ChainLimits, eps_pos: f32) {
     if limits.per_bone.is_empty() {
         return;

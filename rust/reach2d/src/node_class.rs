@@ -1,0 +1,313 @@
+//! The macros that declare a Reach2D node class: [`ik_node`] writes the struct with the properties every node
+//! shares around the class's own, and [`ik_node_class`] implements the API and engine callbacks every node shares
+//! on top of the run-time cycle in `common.rs`.
+
+/// Declares a node class with the properties every node shares, around its own, and its setup check.
+///
+/// `bones:` picks the bone properties, right after `target` in the inspector, and how the setup check resolves
+/// them:
+/// - `chain` — `root_bone` and `tip_bone`, a chain of any length;
+/// - `limb { /// help root_bone, /// help tip_bone, <more fields> }` — the two bones of a limb (the tip is the
+///   root's direct child), with their own help text and any further fields of the class right after them;
+/// - `single { /// help bone }` — one `bone`.
+///
+/// Help text passes as doc comments (tokens), not literals: a literal would reach the help with its quotes.
+/// `Bone2D` and `Node2D` must be in scope where it is used.
+///
+/// `solver { .. }` fields come after the shared settings; `target`, `last_error` and `last_iterations` take the
+/// class's own help text. Also generates `check_setup_impl`, which returns the target's global position once the
+/// bones are resolved, and implements the shared API ([`ik_node_class`]).
+macro_rules! ik_node {
+    (
+        $(#[doc = $doc:literal])*
+        pub struct $class:ident {
+            target: $target_doc:literal,
+            bones: chain,
+            solver { $($solver:tt)* }
+            last_error: $last_error_doc:literal,
+            last_iterations: $last_iterations_doc:literal,
+        }
+    ) => {
+        $crate::node_class::ik_node! {
+            @class $(#[doc = $doc])*
+            pub struct $class {
+                target: $target_doc,
+                bones {
+                    /// First bone of the chain (it turns but never moves).
+                    #[export]
+                    root_bone: Option<Gd<Bone2D>>,
+                    /// Last bone of the chain: [member root_bone] itself or one of its Bone2D descendants.
+                    #[export]
+                    tip_bone: Option<Gd<Bone2D>>,
+                }
+                ensure(this) { this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), false) }
+                solver { $($solver)* }
+                last_error: $last_error_doc,
+                last_iterations: $last_iterations_doc,
+            }
+        }
+    };
+    (
+        $(#[doc = $doc:literal])*
+        pub struct $class:ident {
+            target: $target_doc:literal,
+            bones: limb { $(#$root_doc:tt)* root_bone, $(#$tip_doc:tt)* tip_bone, $($more:tt)* }
+            solver { $($solver:tt)* }
+            last_error: $last_error_doc:literal,
+            last_iterations: $last_iterations_doc:literal,
+        }
+    ) => {
+        $crate::node_class::ik_node! {
+            @class $(#[doc = $doc])*
+            pub struct $class {
+                target: $target_doc,
+                bones {
+                    $(#$root_doc)*
+                    #[export]
+                    root_bone: Option<Gd<Bone2D>>,
+                    $(#$tip_doc)*
+                    #[export]
+                    tip_bone: Option<Gd<Bone2D>>,
+                    $($more)*
+                }
+                ensure(this) { this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), true) }
+                solver { $($solver)* }
+                last_error: $last_error_doc,
+                last_iterations: $last_iterations_doc,
+            }
+        }
+    };
+    (
+        $(#[doc = $doc:literal])*
+        pub struct $class:ident {
+            target: $target_doc:literal,
+            bones: single { $(#$bone_doc:tt)* bone }
+            solver { $($solver:tt)* }
+            last_error: $last_error_doc:literal,
+            last_iterations: $last_iterations_doc:literal,
+        }
+    ) => {
+        $crate::node_class::ik_node! {
+            @class $(#[doc = $doc])*
+            pub struct $class {
+                target: $target_doc,
+                bones {
+                    $(#$bone_doc)*
+                    #[export]
+                    bone: Option<Gd<Bone2D>>,
+                }
+                ensure(this) {
+                    let bone = this.bone.as_ref().ok_or($crate::problem::Problem::NoBone)?;
+                    this.state.chain.ensure(Some(bone), Some(bone), false)
+                }
+                solver { $($solver)* }
+                last_error: $last_error_doc,
+                last_iterations: $last_iterations_doc,
+            }
+        }
+    };
+    (
+        @class $(#[doc = $doc:literal])*
+        pub struct $class:ident {
+            target: $target_doc:literal,
+            bones { $($bones:tt)* }
+            ensure($this:ident) $ensure:block
+            solver { $($solver:tt)* }
+            last_error: $last_error_doc:literal,
+            last_iterations: $last_iterations_doc:literal,
+        }
+    ) => {
+        // Doc comments pass as literals: a `meta` fragment would be opaque to the derive that collects the help.
+        $(#[doc = $doc])*
+        #[derive(GodotClass)]
+        #[class(init, tool, base = Node2D)]
+        pub struct $class {
+            #[doc = $target_doc]
+            #[export]
+            target: Option<Gd<Node2D>>,
+            $($bones)*
+            /// If [code]false[/code], the node stops solving by itself; [method solve] still solves.
+            #[export]
+            #[init(val = true)]
+            enabled: bool,
+            /// How much of the solved pose is applied: each bone's written rotation is
+            /// [code]lerp_angle(input, solved, weight)[/code], where input is its rotation before the solve.
+            #[export(range = (0.0, 1.0, 0.01))]
+            #[init(val = 1.0)]
+            weight: f32,
+            /// When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), every physics
+            /// frame ([constant UPDATE_PHYSICS]), or only when [method solve] is called ([constant UPDATE_MANUAL]).
+            #[export]
+            update_mode: $crate::common::UpdateMode,
+            /// Show the solve in the editor while you edit. Saving a scene always stores your own bone rotations.
+            #[export]
+            #[init(val = true)]
+            editor_preview: bool,
+            $($solver)*
+            #[doc = $last_error_doc]
+            #[var(no_set)]
+            #[init(val = -1.0)]
+            last_error: f32,
+            #[doc = $last_iterations_doc]
+            #[var(no_set)]
+            last_iterations: i32,
+
+            limits: $crate::limits::AngleLimits,
+            state: $crate::common::IkState,
+            base: Base<Node2D>,
+        }
+
+        #[godot_api]
+        impl $class {}
+
+        impl $class {
+            /// Checks the setup without touching any bone: returns the target's global position once the bones
+            /// are resolved (the target is checked first).
+            fn check_setup_impl(&mut self) -> Result<reach2d_core::Vec2, $crate::problem::Problem> {
+                let goal = $crate::common::target_position(self.target.as_ref())?;
+                Self::ensure_bones(self)?;
+                Ok(goal)
+            }
+
+            fn ensure_bones($this: &mut Self) -> Result<(), $crate::problem::Problem> $ensure
+        }
+
+        $crate::node_class::ik_node_class!($class);
+    };
+}
+pub(crate) use ik_node;
+
+/// Implements what every node class shares, given the fields `target`, `enabled`, `update_mode`,
+/// `editor_preview`, `last_error`, `last_iterations`, `limits` and `state`, and the inherent methods
+/// `check_setup_impl` (from [`ik_node`]) and `solve_impl`: the update-mode constants, `solve()`, the angle-limit
+/// methods, the [`IkNode`](crate::common::IkNode) plumbing and the `_process`/`_notification`/`_draw`/inspector
+/// callbacks.
+macro_rules! ik_node_class {
+    ($class:ident) => {
+        #[godot_api(secondary)]
+        impl $class {
+            /// [member update_mode]: solve every process frame (the default).
+            #[constant]
+            pub const UPDATE_PROCESS: i32 = 0;
+            /// [member update_mode]: solve every physics frame.
+            #[constant]
+            pub const UPDATE_PHYSICS: i32 = 1;
+            /// [member update_mode]: solve only when [method solve] is called.
+            #[constant]
+            pub const UPDATE_MANUAL: i32 = 2;
+
+            /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code], leaving
+            /// every bone untouched, when the setup is invalid (the reason is printed once and shown as a
+            /// configuration warning).
+            #[func]
+            pub fn solve(&mut self) -> bool {
+                $crate::common::solve(self)
+            }
+
+            /// Limits bone [param bone_index]'s local [member Node2D.rotation] (wrapped to (-PI, PI]) to
+            /// [[param min_angle], [param max_angle]], in radians; index 0 is the first bone. The limit holds after
+            /// every solve, [member weight] included. A bad index or [param min_angle] > [param max_angle] is an
+            /// error and is ignored. Also editable in the inspector's [i]Angle Limits[/i] group.
+            #[func]
+            pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+                let bones = self.known_bone_count();
+                if self.limits.set(bone_index, min_angle, max_angle, bones) {
+                    self.base_mut().notify_property_list_changed();
+                }
+            }
+
+            /// Removes bone [param bone_index]'s angle limit.
+            #[func]
+            pub fn clear_angle_limits(&mut self, bone_index: i64) {
+                let bones = self.known_bone_count();
+                if self.limits.clear(bone_index, bones) {
+                    self.base_mut().notify_property_list_changed();
+                }
+            }
+
+            /// [code]true[/code] when bone [param bone_index] has an angle limit.
+            #[func]
+            pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+                self.limits.get(bone_index).is_some()
+            }
+
+            /// Why the node could not solve at its last attempt, in the words of its configuration warning; empty
+            /// when the setup was valid.
+            #[func]
+            pub fn get_setup_warning(&self) -> GString {
+                $crate::common::configuration_warnings(self).get(0).unwrap_or_default()
+            }
+
+            /// The number of bones the node drives, or 0 while its setup is invalid.
+            #[func]
+            pub fn get_bone_count(&self) -> i64 {
+                self.state.chain.len() as i64
+            }
+
+            fn known_bone_count(&self) -> Option<usize> {
+                Some(self.state.chain.len()).filter(|&n| n > 0)
+            }
+        }
+
+        impl $crate::common::IkNode for $class {
+            fn state(&mut self) -> &mut $crate::common::IkState {
+                &mut self.state
+            }
+            fn state_ref(&self) -> &$crate::common::IkState {
+                &self.state
+            }
+            fn enabled(&self) -> bool {
+                self.enabled
+            }
+            fn update_mode(&self) -> $crate::common::UpdateMode {
+                self.update_mode
+            }
+            fn editor_preview(&self) -> bool {
+                self.editor_preview
+            }
+            fn record(&mut self, solved: $crate::common::Solved) {
+                self.last_error = solved.error;
+                self.last_iterations = solved.iterations as i32;
+            }
+            fn check_setup(&mut self) -> Result<(), $crate::problem::Problem> {
+                self.check_setup_impl().map(drop)
+            }
+            fn solve_once(&mut self) -> Result<$crate::common::Solved, $crate::problem::Problem> {
+                self.solve_impl()
+            }
+        }
+
+        #[godot_api]
+        impl godot::classes::INode2D for $class {
+            fn process(&mut self, _delta: f64) {
+                $crate::common::tick(self, $crate::common::Tick::Process);
+            }
+            fn physics_process(&mut self, _delta: f64) {
+                $crate::common::tick(self, $crate::common::Tick::Physics);
+            }
+            fn on_notification(&mut self, what: godot::classes::notify::CanvasItemNotification) {
+                $crate::common::notification(self, what);
+            }
+            fn draw(&mut self) {
+                let mut this = self.to_gd().upcast::<godot::classes::Node2D>();
+                $crate::gizmo::draw(&mut this, &self.state.chain, self.target.as_ref(), self.limits.active());
+            }
+            fn get_configuration_warnings(&self) -> PackedStringArray {
+                $crate::common::configuration_warnings(self)
+            }
+            fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
+                self.limits.property_list(self.state.chain.len())
+            }
+            fn on_get(&self, property: StringName) -> Option<Variant> {
+                $crate::common::counted(|| self.limits.get_property(&property))
+            }
+            fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+                $crate::common::counted(|| self.limits.set_property(&property, &value))
+            }
+            fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+                $crate::limits::AngleLimits::property_revert(&property)
+            }
+        }
+    };
+}
+pub(crate) use ik_node_class;
