@@ -24,8 +24,8 @@ pub fn platforms() -> Result {
     if tally.failed > 0 { Err(format!("{} platform checks failed", tally.failed)) } else { Ok(()) }
 }
 
-/// Builds and checks every platform, adding each check to `tally`. A platform whose build fails counts as a
-/// failure and the others still run.
+/// Builds and checks every platform, adding each check to `tally`. A platform whose build or tools fail counts
+/// as a failure and the others still run.
 pub fn run_stage(tally: &mut Tally) -> Result {
     let started = std::time::Instant::now();
     for platform in Platform::ALL {
@@ -33,17 +33,30 @@ pub fn run_stage(tally: &mut Tally) -> Result {
         let checked = library.as_ref().map_err(Clone::clone).and_then(|lib| crate::verify::check(platform, lib));
         let ok = checked.is_ok();
         tally.check(&format!("{} release library", platform.name()), checked);
-        if let (true, Ok(library), Some(runner)) = (ok, &library, runner(platform)?) {
-            tally.check(&format!("{} library loads", platform.name()), load_test(platform, &runner, library));
+        if let (true, Ok(library)) = (ok, &library) {
+            match runner(platform) {
+                Ok(Some(runner)) => {
+                    tally.check(&format!("{} library loads", platform.name()), load_test(platform, &runner, library))
+                }
+                Ok(None) => {}
+                Err(e) => tally.check(&format!("{} library loads", platform.name()), Err(e)),
+            }
         }
     }
     for platform in [Platform::WindowsX86_64, Platform::LinuxArm64] {
-        let Some(runner) = runner(platform)? else { continue };
+        let label = format!("reach2d_core on {}", platform.name());
+        let (runner, mut cmd) = match (runner(platform), cargo_for(platform)) {
+            (Ok(Some(runner)), Ok(cmd)) => (runner, cmd),
+            (Err(e), _) | (_, Err(e)) => {
+                tally.check(&label, Err(e));
+                continue;
+            }
+            (Ok(None), _) => continue,
+        };
         println!("xtask: the solver core's tests as a {} program", platform.name());
-        let mut cmd = cargo_for(platform)?;
         runner.apply_to(&mut cmd, platform);
         cmd.args(["test", "-p", "reach2d_core", "--no-fail-fast"]).args(cross_args(platform));
-        run_cargo_test(&mut cmd, &format!("reach2d_core on {}", platform.name()), tally)?;
+        run_cargo_test(&mut cmd, &label, tally)?;
     }
     println!("xtask: platforms stage took {:.0} s", started.elapsed().as_secs_f64());
     Ok(())
