@@ -107,6 +107,7 @@ mod fabrik;
 mod geom;
 mod look_at;
 mod refine;
+pub mod spring;
 mod two_bone;
 mod validate;
 pub mod write_back;
@@ -128,6 +129,10 @@ pub use angle::{AngleLimit, ChainLimits, signed_angle, wrap_angle};
 pub use ccd::solve_ccd;
 pub use fabrik::solve_fabrik;
 pub use look_at::{LookAtSolution, solve_look_at};
+pub use spring::{
+    SpringBone, SpringError, SpringFrame, SpringGoal, SpringReport, SpringScale, SpringSettings, carry_spring,
+    reset_spring, step_spring,
+};
 pub use two_bone::{TwoBoneSolution, soften_reach, solve_two_bone};
 
 /// Largest accepted absolute value of a coordinate or a bone length, in caller units.

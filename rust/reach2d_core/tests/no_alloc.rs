@@ -134,3 +134,38 @@ fn limited_refinement_does_not_allocate() {
         assert!(joints.iter().all(|p| p.is_finite()));
     }
 }
+
+#[test]
+fn spring_steps_do_not_allocate() {
+    use reach2d_core::{
+        SpringBone, SpringFrame, SpringGoal, SpringScale, SpringSettings, carry_spring, reset_spring, step_spring,
+    };
+    const N: usize = 16;
+    let mut goal_joints: Vec<Vec2> = (0..=N).map(|i| Vec2::new(i as f32 * 10.0, 0.0)).collect();
+    let per_bone = [AngleLimit::new(-0.8, 0.8); N];
+    let scales = [SpringScale { stiffness: 0.5, damping: 2.0 }; N];
+    let settings = SpringSettings { gravity: Vec2::new(0.0, 980.0), max_angle_step: 0.2, ..SpringSettings::default() };
+    let mut frame = SpringFrame::default();
+    let mut bones = vec![SpringBone::default(); N];
+    let mut out = vec![Vec2::ZERO; N + 1];
+    let count = allocations_during(|| {
+        for step in 0..200 {
+            for j in goal_joints.iter_mut() {
+                *j += Vec2::new((step as f32 * 0.1).sin(), 0.5);
+            }
+            let goal = SpringGoal {
+                joints: &goal_joints,
+                limits: ChainLimits { root_direction: Vec2::from_angle(step as f32 * 0.01), per_bone: &per_bone },
+                scales: &scales,
+            };
+            let _ = step_spring(&mut frame, &mut bones, &goal, &settings, 1.0 / 60.0, &mut out);
+            if step % 50 == 0 {
+                carry_spring(&mut frame, &mut bones, glam::Affine2::from_scale(Vec2::new(-1.0, 1.0)));
+                let _ = reset_spring(&mut frame, &mut bones, &goal);
+            }
+            let _ = step_spring(&mut frame, &mut bones, &goal, &settings, f32::NAN, &mut out); // error path
+        }
+    });
+    assert_eq!(count, 0, "spring steps allocated {count} times");
+    assert!(out.iter().all(|p| p.is_finite()));
+}
