@@ -23,6 +23,7 @@ mod problem;
 mod ccd_chain_2d;
 mod fabrik_chain_2d;
 mod look_at_2d;
+mod spring_chain_2d;
 mod two_bone_ik_2d;
 
 struct Reach2D;

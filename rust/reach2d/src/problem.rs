@@ -24,6 +24,7 @@ pub enum Problem {
     TipNotChildOfRoot,
     BoneOutsideTree,
     PoseNotFinite,
+    SpringForceNotFinite,
     Solver(SolveError),
 }
 
@@ -45,6 +46,7 @@ impl Problem {
             Self::TipNotChildOfRoot => "`tip_bone` must be a direct Bone2D child of `root_bone` (upper and lower limb).".into(),
             Self::BoneOutsideTree => "The bones are not inside the scene tree.".into(),
             Self::PoseNotFinite => "The bones' transforms are NaN or infinite (a zero scale?): the bones keep their pose until they are finite again.".into(),
+            Self::SpringForceNotFinite => "`gravity` or `external_force` is NaN or infinite: give finite vectors in pixels per second squared.".into(),
             Self::Solver(error) => format!("The solver rejected the chain: {error}."),
         }
     }

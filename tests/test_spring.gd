@@ -1,0 +1,494 @@
+extends "res://lib/test_case.gd"
+## SpringChain2D: secondary motion on real Skeleton2D/Bone2D chains. It hangs where the physics says, lags behind a
+## moving body and settles, is the exact mirror image under scale.x = -1 (also across a flip, without a whip),
+## survives teleports, agrees across frame rates, runs after animation and IK, and treats bad input like the IK nodes.
+
+const DOWN := Vector2(0, 980)
+
+
+## A Node2D "character" at `at` holding a skeleton with a chain of `lengths` along `rotations`; bone_angle is
+## `bone_angle` on every bone (each child sits at the end of its parent along it).
+func make_character(at: Vector2, lengths: Array, rotations: Array, bone_angle := 0.0) -> Dictionary:
+	var character := Node2D.new()
+	character.name = "Character%d" % get_child_count()
+	character.position = at
+	add_child(character)
+	var skeleton := Skeleton2D.new()
+	skeleton.name = "Skeleton"
+	skeleton.position = Vector2(12, -7)  # off the character's origin, so a flip moves the chain's root
+	character.add_child(skeleton)
+	var parent: Node = skeleton
+	var bones: Array[Bone2D] = []
+	for i in lengths.size():
+		var bone := Bone2D.new()
+		bone.name = "bone_%d" % i
+		bone.set_autocalculate_length_and_angle(false)
+		bone.set_length(lengths[i])
+		bone.set_bone_angle(bone_angle)
+		bone.position = Vector2.ZERO if i == 0 else Vector2.from_angle(bone_angle) * lengths[i - 1]
+		bone.rotation = rotations[i] if i < rotations.size() else 0.0
+		parent.add_child(bone)
+		bone.rest = bone.transform
+		bones.append(bone)
+		parent = bone
+	return {"character": character, "skeleton": skeleton, "bones": bones}
+
+
+func make_spring(case: Dictionary, mode := 2) -> Node2D:
+	var bones: Array = case["bones"]
+	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
+	spring.name = "Spring%d" % get_child_count()
+	spring.update_mode = mode
+	spring.root_bone = bones[0]
+	spring.tip_bone = bones[-1]
+	add_child(spring)
+	return spring
+
+
+## Global direction of each bone's segment (origin to the next origin, or to the tip's end).
+func segment_directions(bones: Array) -> Array:
+	var joints := joints_of(bones)
+	var out := []
+	for i in joints.size() - 1:
+		out.append((joints[i + 1] - joints[i]).normalized())
+	return out
+
+
+## The cascade's equilibrium under gravity, bone by bone from the root: k·x = (u × g) / L, where x is the bone's
+## angle away from its rest angle relative to its (hanging) parent. Solved by bisection.
+func hanging_directions(rest_joints: PackedVector2Array, root_direction: Vector2, k: float, g: Vector2) -> Array:
+	var out := []
+	var rest_parent := root_direction
+	var hanging_parent := root_direction
+	for i in rest_joints.size() - 1:
+		var segment := rest_joints[i + 1] - rest_joints[i]
+		var length := segment.length()
+		var rest_relative := rest_parent.angle_to(segment)
+		var base := hanging_parent.angle() + rest_relative
+		var toward := angle_difference(base, g.angle())
+		# Just beyond [0, toward], so that the sign change is strictly inside (for k = 0 it is at toward).
+		var lo := minf(0.0, toward) - 1e-3
+		var hi := maxf(0.0, toward) + 1e-3
+		for step in 100:
+			var mid := 0.5 * (lo + hi)
+			var f_lo := k * lo - Vector2.from_angle(base + lo).cross(g) / length
+			var f_mid := k * mid - Vector2.from_angle(base + mid).cross(g) / length
+			if (f_lo <= 0.0) == (f_mid <= 0.0):
+				lo = mid
+			else:
+				hi = mid
+		var direction := Vector2.from_angle(base + 0.5 * (lo + hi))
+		out.append(direction)
+		rest_parent = segment
+		hanging_parent = direction
+	return out
+
+
+func test_settles_at_the_analytic_hanging_direction() -> void:
+	# Mirrored and scaled, with bone_angle != 0: the hanging direction only depends on the global geometry.
+	for setup in [[Vector2.ONE, 0.0], [Vector2(-1.5, 1.5), 0.3]]:
+		for k in [0.0, 40.0]:
+			var case := make_character(Vector2(400, 200), [40.0, 30.0, 20.0], [0.0, 0.3, -0.2], setup[1])
+			case["skeleton"].scale = setup[0]
+			var bones: Array = case["bones"]
+			var rest := joints_of(bones)
+			var root_direction: Vector2 = case["skeleton"].global_transform.x
+			var spring := make_spring(case)
+			spring.gravity = DOWN
+			spring.stiffness = k
+			spring.damping = 6.0
+			for frame in 900:
+				spring.advance(1.0 / 60.0)
+			var expected := hanging_directions(rest, root_direction, k, DOWN)
+			var got := segment_directions(bones)
+			var worst := 0.0
+			for i in got.size():
+				worst = maxf(worst, absf(got[i].angle_to(expected[i])))
+			var label := "scale %s bone_angle %s stiffness %s" % [setup[0], setup[1], k]
+			expect(worst < 2e-3, "%s: settles within 2e-3 rad of the analytic hanging direction (worst %s rad)" % [label, worst])
+			if k == 0.0:
+				for d in got:
+					expect(d.distance_to(Vector2.DOWN) < 2e-3, "%s: a free chain hangs straight down (%s)" % [label, d])
+			print("hanging, %s: worst %.6f rad from the analytic direction" % [label, worst])
+			case["character"].free()
+			spring.free()
+
+
+func test_a_moving_body_makes_the_tip_lag_then_settle() -> void:
+	var case := make_character(Vector2(300, 200), [30.0, 30.0, 30.0], [PI / 2, 0.0, 0.0])
+	var bones: Array = case["bones"]
+	var spring := make_spring(case)
+	var rest := rotations_of(bones)
+	var lag := 0.0
+	for frame in 240:
+		# At rest for 10 frames, then right at 600 px/s for half a second, then stopped.
+		if frame >= 10 and frame < 40:
+			case["character"].position.x += 10.0
+		spring.advance(1.0 / 60.0)
+		if frame < 40:
+			var joints := joints_of(bones)
+			var tip: Vector2 = joints[3] - joints[2]
+			# The animated tip hangs straight down (+Y); moving toward +X it trails toward -X.
+			lag = maxf(lag, Vector2.DOWN.angle_to(tip))
+	var settled := 0.0
+	for i in bones.size():
+		settled = maxf(settled, absf(angle_difference(bones[i].rotation, rest[i])))
+	expect(lag > 0.05, "the tip lags behind the moving body (%s rad)" % lag)
+	expect(settled < 1e-3, "then settles back onto the animated pose (off by %s rad)" % settled)
+	print("moving body: tip lag up to %.3f rad, %.6f rad off after 3.3 s at rest" % [lag, settled])
+	case["character"].free()
+	spring.free()
+
+
+func mirror_x(p: Vector2, axis: float) -> Vector2:
+	return Vector2(2.0 * axis - p.x, p.y)
+
+
+func test_the_mirrored_character_moves_as_the_mirror_image() -> void:
+	var axis := 500.0
+	var lengths := [34.0, 28.0, 24.0, 18.0]
+	var rotations := [1.2, 0.3, -0.2, 0.4]
+	var a := make_character(Vector2(axis - 150, 250), lengths, rotations, 0.25)
+	var b := make_character(Vector2(axis + 150, 250), lengths, rotations, 0.25)
+	b["character"].scale = Vector2(-1, 1)
+	var sa := make_spring(a)
+	var sb := make_spring(b)
+	for s in [sa, sb]:
+		s.gravity = DOWN
+		s.stiffness = 80.0
+		s.damping = 4.0
+		s.set_angle_limits(2, -0.6, 0.4)
+	sa.external_force = Vector2(150, 0)
+	sb.external_force = Vector2(-150, 0)  # the wind, mirrored
+	var worst_rotation := 0.0
+	var worst_joint := 0.0
+	var moved := 0.0
+	for frame in 240:
+		var t := frame / 60.0
+		var offset := Vector2(90.0 * sin(2.0 * t), 30.0 * sin(3.1 * t))
+		a["character"].position = Vector2(axis - 150, 250) + offset
+		b["character"].position = Vector2(axis + 150 - offset.x, 250 + offset.y)
+		a["character"].rotation = 0.3 * sin(1.7 * t)
+		b["character"].rotation = -0.3 * sin(1.7 * t)
+		sa.advance(1.0 / 60.0)
+		sb.advance(1.0 / 60.0)
+		for i in lengths.size():
+			worst_rotation = maxf(worst_rotation, absf(angle_difference(a["bones"][i].rotation, b["bones"][i].rotation)))
+			moved = maxf(moved, absf(angle_difference(a["bones"][i].rotation, rotations[i])))
+		var ja := joints_of(a["bones"])
+		var jb := joints_of(b["bones"])
+		for i in ja.size():
+			worst_joint = maxf(worst_joint, mirror_x(ja[i], axis).distance_to(jb[i]))
+	expect(moved > 0.1, "the chains actually swing (%s rad from the animated pose)" % moved)
+	expect(worst_rotation < 1e-3, "same local rotations, every frame (worst %s rad)" % worst_rotation)
+	expect(worst_joint < 1e-2, "every joint is the mirror image, every frame (worst %s px)" % worst_joint)
+	print("mirror image over 240 frames: worst %s rad, %s px; swing up to %.2f rad" % [worst_rotation, worst_joint, moved])
+	for node in [a["character"], b["character"], sa, sb]:
+		node.free()
+
+
+## Largest change of any bone's local rotation between two snapshots.
+func largest_change(before: PackedFloat32Array, after: PackedFloat32Array) -> float:
+	var worst := 0.0
+	for i in before.size():
+		worst = maxf(worst, absf(angle_difference(before[i], after[i])))
+	return worst
+
+
+func test_a_flip_of_scale_x_does_not_whip() -> void:
+	var case := make_character(Vector2(400, 250), [30.0, 26.0, 22.0, 18.0], [1.4, 0.2, 0.2, 0.2])
+	var bones: Array = case["bones"]
+	var spring := make_spring(case)
+	spring.gravity = DOWN
+	spring.stiffness = 60.0
+	spring.damping = 3.0
+	var largest_before := 0.0
+	var previous := rotations_of(bones)
+	var at_flip := 0.0
+	for frame in 120:
+		case["character"].position.x = 400 + 80 * sin(frame / 60.0 * 3.0)
+		if frame == 90:
+			case["character"].scale = Vector2(-1, 1)  # turns around mid-swing
+		spring.advance(1.0 / 60.0)
+		var now := rotations_of(bones)
+		if frame < 90:
+			largest_before = maxf(largest_before, largest_change(previous, now))
+		elif frame == 90:
+			at_flip = largest_change(previous, now)
+		previous = now
+	expect(all_finite(bones), "finite after the flip")
+	expect(at_flip <= largest_before + 1e-3, "the flip frame changes no rotation more than a normal frame (%s vs up to %s rad)" % [at_flip, largest_before])
+	print("flip: largest rotation change %.4f rad at the flip frame, up to %.4f rad per frame before" % [at_flip, largest_before])
+	case["character"].free()
+	spring.free()
+
+
+func test_a_teleport_does_not_explode() -> void:
+	for distance in [500.0, 0.0]:
+		var case := make_character(Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2])
+		var bones: Array = case["bones"]
+		var spring := make_spring(case)
+		spring.gravity = DOWN
+		spring.teleport_distance = distance
+		for frame in 60:
+			case["character"].position.x += 3.0
+			spring.advance(1.0 / 60.0)
+		case["character"].position += Vector2(30000, -20000)
+		var animated := PackedFloat32Array([1.4, 0.2, 0.2])
+		spring.advance(1.0 / 60.0)
+		expect(all_finite(bones), "teleport_distance %s: finite after the jump" % distance)
+		if distance > 0.0:
+			# Reset onto the animated pose: one frame of gravity away from it, no swing from the jump.
+			var off := largest_change(animated, rotations_of(bones))
+			expect(off < 0.05, "teleport_distance %s: snapped onto the animated pose (off by %s rad)" % [distance, off])
+		for frame in 120:
+			spring.advance(1.0 / 60.0)
+		expect(all_finite(bones), "teleport_distance %s: finite 2 s later" % distance)
+		expect(spring.last_error >= 0.0 and spring.last_error < PI + 1e-3, "teleport_distance %s: last_error %s" % [distance, spring.last_error])
+		case["character"].free()
+		spring.free()
+
+
+## The tip bone's global angle at 1/30 s intervals over 2 s of a body swinging from rest, stepped at `delta`.
+func swing_at(delta: float) -> PackedFloat32Array:
+	var case := make_character(Vector2(300, 200), [40.0, 30.0, 20.0], [0.5, 0.2, 0.2])
+	var bones: Array = case["bones"]
+	var spring := make_spring(case)
+	spring.gravity = DOWN
+	spring.stiffness = 150.0
+	spring.damping = 6.0
+	var samples := PackedFloat32Array()
+	var frames := roundi(2.0 / delta)
+	var per_sample := roundi((1.0 / 30.0) / delta)
+	for frame in range(1, frames + 1):
+		var t := frame * delta
+		case["character"].position = Vector2(300 + 120.0 * (1.0 - cos(2.1 * t)), 200 + 40.0 * (1.0 - cos(3.3 * t)))
+		spring.advance(delta)
+		if frame % per_sample == 0:
+			var joints := joints_of(bones)
+			samples.append((joints[3] - joints[2]).angle())
+	case["character"].free()
+	spring.free()
+	return samples
+
+
+func test_delta_1_30_and_1_120_agree() -> void:
+	var slow := swing_at(1.0 / 30.0)
+	var fast := swing_at(1.0 / 120.0)
+	var worst := 0.0
+	var swing := 0.0
+	for i in slow.size():
+		worst = maxf(worst, absf(angle_difference(slow[i], fast[i])))
+		swing = maxf(swing, absf(angle_difference(fast[0], fast[i])))
+	expect(slow.size() == 60 and fast.size() == 60, "60 samples each")
+	expect(swing > 0.2, "the tip swings (%s rad)" % swing)
+	# Stated tolerance: 0.03 rad (the core measures 0.015 rad on the same motion).
+	expect(worst < 0.03, "tip direction at delta 1/30 and 1/120 within 0.03 rad (worst %s rad)" % worst)
+	print("delta 1/30 vs 1/120: worst tip direction difference %.4f rad over 2 s (swing %.2f rad)" % [worst, swing])
+
+
+func test_runs_after_animation_and_after_the_ik_nodes() -> void:
+	# Body: a FabrikChain2D on bones 0-1; tail: the spring on bones 2-3, animated by a player later in the tree.
+	var case := make_character(Vector2(300, 250), [40.0, 40.0, 30.0, 30.0], [0.3, 0.3, 0.5, 0.2])
+	var bones: Array = case["bones"]
+	var target := make_target(Vector2(360, 320))
+	var ik: Node2D = ClassDB.instantiate("FabrikChain2D")
+	ik.target = target
+	ik.root_bone = bones[0]
+	ik.tip_bone = bones[1]
+	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
+	spring.root_bone = bones[2]
+	spring.tip_bone = bones[3]
+	spring.gravity = DOWN
+	spring.stiffness = 20.0
+	add_child(spring)  # before the IK node and the player in the tree
+	add_child(ik)
+	var player := AnimationPlayer.new()
+	var library := AnimationLibrary.new()
+	var animation := Animation.new()
+	animation.length = 1.0
+	animation.loop_mode = Animation.LOOP_LINEAR
+	var path := String(case["character"].name) + "/Skeleton/bone_0/bone_1/bone_2"
+	var track := animation.add_track(Animation.TYPE_VALUE)
+	animation.track_set_path(track, path + ":rotation")
+	animation.track_insert_key(track, 0.0, 0.5)
+	animation.track_insert_key(track, 1.0, 1.1)
+	library.add_animation("tail", animation)
+	player.add_animation_library("", library)
+	add_child(player)
+	player.play("tail")
+	for frame in 20:
+		target.position = Vector2(360 + frame * 2.0, 320)
+		await get_tree().process_frame
+	expect(spring.get_process_priority() > ik.get_process_priority(), "the spring's process priority (%d) is above the IK node's (%d)" % [spring.get_process_priority(), ik.get_process_priority()])
+	expect(ik.get_process_priority() > player.get_process_priority(), "and the IK node runs after the player")
+	var animated: float = animation.value_track_interpolate(track, player.current_animation_position)
+	expect(absf(angle_difference(bones[2].rotation, animated)) > 1e-3, "the visible tail is the spring's, not the animation's (%s vs %s)" % [bones[2].rotation, animated])
+	expect(spring.last_error >= 0.0 and all_finite(bones), "the spring stepped every frame")
+	for node in [case["character"], target, ik, spring, player]:
+		node.free()
+
+
+func test_physics_mode_and_weight() -> void:
+	var case := make_character(Vector2(300, 250), [30.0, 30.0], [0.0, 0.0])
+	var bones: Array = case["bones"]
+	var spring := make_spring(case, 1)
+	spring.gravity = DOWN
+	spring.stiffness = 10.0
+	for frame in 10:
+		await get_tree().physics_frame
+	expect(spring.last_iterations > 0 and bones[0].rotation > 0.01, "physics mode steps in physics frames (rotation %s)" % bones[0].rotation)
+	spring.update_mode = 2
+	spring.weight = 0.0
+	spring.advance(1.0 / 60.0)
+	expect(absf(bones[0].rotation) < 1e-6 and absf(bones[1].rotation) < 1e-6, "weight 0 leaves the animated pose (%s)" % rotations_of(bones))
+	case["character"].free()
+	spring.free()
+
+
+## Like test_bad_input.gd: solve() refuses, the bones and last_error stay, and the warning says why.
+func expect_refused(spring: Node2D, bones: Array, label: String) -> void:
+	var live := []
+	for b in bones:
+		if is_instance_valid(b):
+			live.append(b)
+	var before := rotations_of(live)
+	var error_before: float = spring.last_error
+	expect(spring.advance(1.0 / 60.0) == false, "%s: advance() returns false" % label)
+	expect(rotations_of(live) == before, "%s: bones untouched" % label)
+	expect(spring.last_error == error_before, "%s: last_error unchanged" % label)
+	expect(all_finite(live), "%s: no NaN in any bone" % label)
+	expect(spring.get_setup_warning() != "", "%s: the configuration warning says why" % label)
+
+
+func test_bad_input_is_refused_and_changes_nothing() -> void:
+	var case := make_character(Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2])
+	var bones: Array = case["bones"]
+	var spring := make_spring(case)
+	spring.gravity = DOWN
+	expect(spring.advance(1.0 / 60.0), "a good first step")
+	spring.tip_bone = null
+	expect_refused(spring, bones, "tip unset")
+	var other := make_character(Vector2(50, 50), [10.0, 10.0], [0.0, 0.0])
+	spring.tip_bone = other["bones"][1]
+	expect_refused(spring, bones, "tip not under root")
+	other["character"].free()
+	expect_refused(spring, bones, "tip freed")
+	spring.tip_bone = bones[2]
+	var spacer := Node2D.new()
+	var child: Bone2D = bones[2]
+	bones[1].remove_child(child)
+	bones[1].add_child(spacer)
+	spacer.add_child(child)
+	expect_refused(spring, bones, "non-bone inside the chain")
+	spacer.remove_child(child)
+	bones[1].add_child(child)
+	spacer.free()
+	spring.gravity = Vector2(NAN, 0)
+	expect_refused(spring, bones, "gravity NaN")
+	spring.gravity = DOWN
+	spring.external_force = Vector2(0, INF)
+	expect_refused(spring, bones, "external force infinite")
+	spring.external_force = Vector2.ZERO
+	expect(spring.advance(1.0 / 60.0), "steps again once the setup is good")
+	expect(spring.get_setup_warning() == "", "no warning once the setup is good")
+	# Odd but valid numbers: clamped, never NaN.
+	spring.stiffness = -5.0
+	spring.damping = NAN
+	spring.max_angle_step = -1.0
+	for delta in [0.0, -1.0, 1e-9, 5.0, 1.0 / 60.0]:
+		expect(spring.advance(delta), "delta %s steps" % delta)
+	expect(all_finite(bones), "odd settings and deltas: finite")
+	# Zero scale, zero-length bones.
+	spring.stiffness = 100.0
+	spring.damping = 5.0
+	case["skeleton"].scale = Vector2.ZERO
+	spring.advance(1.0 / 60.0)
+	expect(all_finite(bones), "zero-scale skeleton: finite")
+	case["skeleton"].scale = Vector2.ONE
+	bones[1].scale = Vector2.ZERO
+	spring.advance(1.0 / 60.0)
+	expect(all_finite(bones), "zero-scale bone: finite")
+	bones[1].scale = Vector2.ONE
+	bones[1].position = Vector2.ZERO
+	bones[2].set_length(0.0)
+	for frame in 30:
+		spring.advance(1.0 / 60.0)
+	expect(all_finite(bones), "zero-length bones: finite")
+	var root: Bone2D = bones[0]
+	root.free()
+	expect_refused(spring, bones, "root freed")
+	case["character"].free()
+	spring.free()
+
+
+class CountingLogger extends Logger:
+	var errors: PackedStringArray = []
+	var mutex := Mutex.new()
+
+	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
+		mutex.lock()
+		errors.append(rationale if rationale != "" else code)
+		mutex.unlock()
+
+	func count(needle: String) -> int:
+		mutex.lock()
+		var n := 0
+		for e in errors:
+			if needle in e:
+				n += 1
+		mutex.unlock()
+		return n
+
+
+func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
+	if not ClassDB.class_exists("Logger"):
+		print("Logger needs Godot 4.5+; counting skipped")
+		return
+	var logger := CountingLogger.new()
+	OS.add_logger(logger)
+	var case := make_character(Vector2(300, 250), [30.0, 26.0], [1.4, 0.2])
+	var spring := make_spring(case, 0)
+	spring.tip_bone = null
+	for i in 20:
+		await get_tree().process_frame
+	expect(logger.count("No tip bone") == 1, "one error for 20 frames without a tip (got %d)" % logger.count("No tip bone"))
+	spring.tip_bone = case["bones"][1]
+	await get_tree().process_frame
+	spring.tip_bone = null
+	for i in 5:
+		await get_tree().process_frame
+	expect(logger.count("No tip bone") == 2, "reported again after recovering (got %d)" % logger.count("No tip bone"))
+	OS.remove_logger(logger)
+	case["character"].free()
+	spring.free()
+
+
+func test_steady_state_steps_allocate_nothing() -> void:
+	if not ClassDB.class_exists("Reach2DDebug"):
+		expect(false, "the debug build registers Reach2DDebug")
+		return
+	var lengths := []
+	for i in 12:
+		lengths.append(20.0)
+	var case := make_character(Vector2(300, 150), lengths, [1.2, 0.1, -0.1, 0.1])
+	var spring := make_spring(case, 0)
+	spring.gravity = DOWN
+	spring.set_angle_limits(1, -0.5, 0.5)
+	var curve := Curve.new()
+	curve.add_point(Vector2(0, 1))
+	curve.add_point(Vector2(1, 0.2))
+	spring.stiffness_curve = curve
+	for frame in 5:
+		await get_tree().process_frame
+	var baseline: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
+	for frame in 60:
+		case["character"].position += Vector2(cos(frame * 0.3), sin(frame * 0.2)) * 3.0
+		if frame == 30:
+			case["character"].scale = Vector2(-1, 1)
+		await get_tree().process_frame
+	var used: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
+	expect(used == 0, "60 frames of stepping (with a flip) made %d heap allocations in the node's code" % used)
+	expect(spring.last_iterations > 0, "the spring stepped")
+	case["character"].free()
+	spring.free()
