@@ -13,7 +13,7 @@ extends SceneTree
 
 const DONE_SENTINEL := "REACH2D_DONE"
 const WATCHDOG_SECONDS := 120.0
-const SCENES := ["main", "setup", "arm", "tentacle", "walker", "blend", "stress"]
+const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "blend", "stress"]
 const CHECK_FRAMES := 300
 const WARMUP_FRAMES := 3
 const SCREENSHOT_FRAMES := 150
@@ -21,6 +21,8 @@ const SCREENSHOT_FRAMES := 150
 const SLACK_PX := 0.02
 const LOOK_AT_TOLERANCE_RAD := 1e-3
 const MIRROR_TOLERANCE_PX := 1e-2
+## The most a spring chain's bone may turn in one 1/60 s frame before it counts as exploded (radians).
+const SPRING_STEP_LIMIT_RAD := 0.5
 
 var check := false
 var screenshot_dir := ""
@@ -80,6 +82,12 @@ func _run_scene(scene_name: String) -> void:
 	var frames_timed := 0
 	var classes := {}
 	var mirror_worst := -1.0
+	var springs: Array = scene.call("get_spring_nodes") if scene.has_method("get_spring_nodes") else []
+	var spring_worst := 0.0
+	var spring_previous := {}
+	var spring_step := Stats.new()
+	var spring_turn_step := 0.0
+	var facing_before: Variant = scene.get("facing")
 	var last := Time.get_ticks_usec()
 	for frame in CHECK_FRAMES:
 		await process_frame
@@ -104,6 +112,27 @@ func _run_scene(scene_name: String) -> void:
 				last_effectors[key] = m["effector"]
 			if m["problem"] != "" and problems.size() < 5:
 				problems.append("frame %d %s: %s" % [frame, node.name, m["problem"]])
+		# Springs: stepped, finite, within their limit, and a turn moves no bone more than an ordinary frame does.
+		var turned: bool = scene.get("facing") != facing_before
+		facing_before = scene.get("facing")
+		for spring: Node2D in springs:
+			var error: float = spring.get("last_error")
+			var bones := _chain_bones(spring)
+			var step := 0.0
+			for b: Bone2D in bones:
+				if not (is_finite(b.rotation) and b.global_position.is_finite()):
+					error = INF
+				var key := b.get_instance_id()
+				if spring_previous.has(key):
+					step = maxf(step, absf(angle_difference(spring_previous[key], b.rotation)))
+				spring_previous[key] = b.rotation
+			if turned:
+				spring_turn_step = maxf(spring_turn_step, step)
+			else:
+				spring_step.add(step)
+			spring_worst = maxf(spring_worst, error)
+			if not (error >= 0.0 and error <= PI + 1e-3 and step <= SPRING_STEP_LIMIT_RAD) and problems.size() < 5:
+				problems.append("frame %d %s: deviation %s rad, a bone turned %s rad in one frame (limit %s)" % [frame, spring.name, error, step, SPRING_STEP_LIMIT_RAD])
 		if frame == CHECK_FRAMES / 2 and scene.has_method("mirror_check"):
 			var worst: Variant = scene.call("mirror_check")
 			mirror_worst = worst if worst is float else -1.0
@@ -120,6 +149,12 @@ func _run_scene(scene_name: String) -> void:
 		line += "; look-at error mean %.5f rad, max %.5f rad" % [rad.mean(), rad.worst]
 	if mirror_worst >= 0.0:
 		line += "; mirror worst %.6f px" % mirror_worst
+	if not springs.is_empty():
+		line += "; springs: deviation max %.3f rad, rotation step max %.4f rad/frame, at turns %.4f" % [spring_worst, spring_step.worst, spring_turn_step]
+		if spring_step.count == 0:
+			problems.append("no spring step was measured")
+		elif spring_turn_step > spring_step.worst + 1e-3:
+			problems.append("a turn whipped the springs: %.4f rad in one frame, %.4f at most otherwise" % [spring_turn_step, spring_step.worst])
 	var timed := maxi(frames_timed, 1)
 	line += "; frame %.2f ms mean" % (frame_usec / 1000.0 / timed)
 	var extra: String = scene.call("summary")
@@ -184,6 +219,19 @@ func _measure(node: Node2D) -> Dictionary:
 	elif error > allowed:
 		problem = "error %.4f px > allowed %.4f px (tolerance %.2f + %.2f beyond reach)" % [error, allowed, tolerance, beyond]
 	return {"error": error, "effector": effector, "problem": problem}
+
+
+## The Bone2D chain of a node with root_bone and tip_bone, root first.
+func _chain_bones(node: Node2D) -> Array[Bone2D]:
+	var out: Array[Bone2D] = []
+	var root_bone: Bone2D = node.get("root_bone")
+	var bone: Node = node.get("tip_bone")
+	while bone is Bone2D:
+		out.push_front(bone)
+		if bone == root_bone:
+			break
+		bone = bone.get_parent()
+	return out
 
 
 func _bone_end(b: Bone2D) -> Vector2:

@@ -1,0 +1,98 @@
+extends "res://walker.gd"
+## The walker with secondary motion: a SpringChain2D tail on its hip and a SpringChain2D ponytail on its head. The
+## body is IK-driven (TwoBoneIk2D legs set the hip's bob, a LookAt2D turns the head), and the springs run after
+## the IK in the same frame, so the tail and hair hang off the solved pose. Turning around sets scale.x = -1 on the
+## character: the tail swings on as the mirror image instead of whipping across.
+
+var tail_spring: Node2D
+var hair_spring: Node2D
+var wind := false
+
+
+func demo_title() -> String:
+	return "Tail and hair: SpringChain2D on an IK body"
+
+
+func demo_help() -> String:
+	return "The tail and the ponytail are SpringChain2D nodes: they lag behind the walking, bobbing body, hang under gravity and settle. The legs and head are IK; the springs run after them. Turning around (scale.x = -1) carries the swing over mirrored, without a whip. Arrow keys turn; the toggle adds wind."
+
+
+func _demo_ready() -> void:
+	super()
+	var fur := Color(0.55, 0.36, 0.2)
+	var hair_colour := Color(0.35, 0.22, 0.15)
+	# A 7-bone tail from the hip, pointing back and down in the character's frame, curling a little.
+	var parent: Node = hip
+	var tail: Array[Bone2D] = []
+	for i in 7:
+		var length := 20.0 - i * 1.5
+		var at := Vector2(0, 6) if i == 0 else Vector2(tail[-1].get_length(), 0)
+		var b := Rig.bone(parent, "Tail%d" % i, at, length, 0.0, 2.3 if i == 0 else -0.12)
+		Rig.limb(b, 12.0 - i * 1.3, fur.lightened(i * 0.04), -3)
+		tail.append(b)
+		parent = b
+	tail_spring = ClassDB.instantiate("SpringChain2D")
+	tail_spring.name = "TailSpring"
+	tail_spring.root_bone = tail[0]
+	tail_spring.tip_bone = tail[-1]
+	tail_spring.stiffness = 120.0
+	tail_spring.damping = 7.0
+	tail_spring.gravity = Vector2(0, 300)
+	# Stiffer at the root, looser toward the tip.
+	var curve := Curve.new()
+	curve.add_point(Vector2(0, 1.0))
+	curve.add_point(Vector2(1, 0.6))
+	tail_spring.stiffness_curve = curve
+	tail_spring.set_angle_limits(0, 1.2, 3.4)
+	add_child(tail_spring)
+	# A 5-bone ponytail from the back of the head, hanging off the LookAt2D-driven head.
+	var head: Bone2D = head_ik.bone
+	parent = head
+	var strands: Array[Bone2D] = []
+	for i in 5:
+		var at := Vector2(-8, -22) if i == 0 else Vector2(strands[-1].get_length(), 0)
+		var b := Rig.bone(parent, "Hair%d" % i, at, 12.0, 0.0, 2.2 if i == 0 else 0.15)
+		Rig.limb(b, 10.0 - i * 1.2, hair_colour, 1)
+		strands.append(b)
+		parent = b
+	hair_spring = ClassDB.instantiate("SpringChain2D")
+	hair_spring.name = "HairSpring"
+	hair_spring.root_bone = strands[0]
+	hair_spring.tip_bone = strands[-1]
+	hair_spring.stiffness = 60.0
+	hair_spring.damping = 4.0
+	hair_spring.gravity = Vector2(0, 980)
+	add_child(hair_spring)
+	add_toggle("Wind", false, func(on: bool) -> void: wind = on)
+	if scripted:
+		# Headless runs move the body by a fixed 1/60 s per frame whatever the real frame time: step the springs
+		# by the same time, still after the IK nodes (priority 100) in the same frame.
+		var clock := FixedClock.new()
+		clock.springs = [tail_spring, hair_spring]
+		clock.process_priority = 120
+		add_child(clock)
+		for spring in clock.springs:
+			spring.update_mode = 2
+
+
+class FixedClock extends Node:
+	var springs: Array = []
+
+	func _process(_delta: float) -> void:
+		for spring in springs:
+			spring.advance(1.0 / 60.0)
+
+
+func _demo_process(delta: float) -> void:
+	var smoothed_y := walker.position.y
+	super(delta)
+	# The walker's hip jumps a few pixels when a foot lifts off; ease it so the tail shows the bob, not the jolt.
+	walker.position.y = lerpf(smoothed_y, walker.position.y, 1.0 - exp(-20.0 * (1.0 / 60.0 if scripted else delta)))
+	var gust := Vector2(-700.0 - 400.0 * sin(time * 2.3), 0.0) if wind else Vector2.ZERO
+	tail_spring.external_force = gust
+	hair_spring.external_force = gust
+	set_status("tail %.2f rad, hair %.2f rad from their poses   legs %.3f / %.3f px   facing %s" % [tail_spring.last_error, hair_spring.last_error, legs[0].last_error, legs[1].last_error, "right" if facing > 0.0 else "left (scale.x = -1)"])
+
+
+func get_spring_nodes() -> Array:
+	return [tail_spring, hair_spring]
