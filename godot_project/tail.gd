@@ -19,31 +19,31 @@ func demo_help() -> String:
 
 func _demo_ready() -> void:
 	super()
-	var fur := Color(0.55, 0.36, 0.2)
+	var fur := Color(0.85, 0.5, 0.18)
 	var hair_colour := Color(0.35, 0.22, 0.15)
-	# A 7-bone tail from the hip, pointing back and down in the character's frame, curling a little.
+	# A 7-bone tail from the hip, pointing back in the character's frame and curling up like a cat's.
 	var parent: Node = hip
 	var tail: Array[Bone2D] = []
 	for i in 7:
 		var length := 20.0 - i * 1.5
 		var at := Vector2(0, 6) if i == 0 else Vector2(tail[-1].get_length(), 0)
-		var b := Rig.bone(parent, "Tail%d" % i, at, length, 0.0, 2.3 if i == 0 else -0.12)
-		Rig.limb(b, 12.0 - i * 1.3, fur.lightened(i * 0.04), -3)
+		var b := Rig.bone(parent, "Tail%d" % i, at, length, 0.0, 2.75 if i == 0 else 0.2)
+		Rig.limb(b, 13.0 - i * 1.3, fur.lightened(i * 0.05), -3)
 		tail.append(b)
 		parent = b
 	tail_spring = ClassDB.instantiate("SpringChain2D")
 	tail_spring.name = "TailSpring"
 	tail_spring.root_bone = tail[0]
 	tail_spring.tip_bone = tail[-1]
-	tail_spring.stiffness = 120.0
+	tail_spring.stiffness = 160.0
 	tail_spring.damping = 7.0
-	tail_spring.gravity = Vector2(0, 300)
+	tail_spring.gravity = Vector2(0, 250)
 	# Stiffer at the root, looser toward the tip.
 	var curve := Curve.new()
 	curve.add_point(Vector2(0, 1.0))
 	curve.add_point(Vector2(1, 0.6))
 	tail_spring.stiffness_curve = curve
-	tail_spring.set_angle_limits(0, 1.2, 3.4)
+	tail_spring.set_angle_limits(0, 1.6, 3.6)
 	add_child(tail_spring)
 	# A 5-bone ponytail from the back of the head, hanging off the LookAt2D-driven head.
 	var head: Bone2D = head_ik.bone

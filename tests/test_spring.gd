@@ -492,3 +492,21 @@ func test_steady_state_steps_allocate_nothing() -> void:
 	expect(spring.last_iterations > 0, "the spring stepped")
 	case["character"].free()
 	spring.free()
+
+
+func test_registered_with_its_properties_and_defaults() -> void:
+	expect(ClassDB.class_exists("SpringChain2D") and ClassDB.is_parent_class("SpringChain2D", "Node2D"), "SpringChain2D is a registered Node2D")
+	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
+	for prop in ["root_bone", "tip_bone", "enabled", "weight", "update_mode", "editor_preview", "stiffness", "damping", "gravity", "external_force", "max_angle_step", "stiffness_curve", "damping_curve", "teleport_distance", "last_error", "last_iterations"]:
+		expect(prop in spring, "has %s" % prop)
+	for method in ["advance", "solve", "reset", "set_angle_limits", "clear_angle_limits", "has_angle_limits", "get_setup_warning", "get_bone_count"]:
+		expect(spring.has_method(method), "has %s()" % method)
+	expect(spring.enabled and spring.weight == 1.0 and spring.update_mode == 0 and spring.editor_preview, "shared defaults")
+	expect(spring.stiffness > 0.0 and spring.damping > 0.0 and spring.gravity == Vector2.ZERO and spring.teleport_distance > 0.0, "spring defaults: springy, no gravity, teleports reset")
+	expect(spring.last_error == -1.0 and spring.last_iterations == 0, "last_error -1 before any step")
+	expect(ClassDB.class_get_integer_constant("SpringChain2D", "UPDATE_MANUAL") == 2, "UPDATE_MANUAL == 2")
+	add_child(spring)
+	await get_tree().process_frame
+	expect(spring.get_process_priority() > 100, "runs after the IK nodes (process priority %d)" % spring.get_process_priority())
+	expect(spring.get_setup_warning() != "", "without bones it says why it cannot step")
+	spring.free()

@@ -151,6 +151,79 @@ func measure(kind: String, n: int, use_builtin: bool, mirrored: bool) -> Diction
 	return s
 
 
+## SpringChain2D against the built-in SkeletonModification2DJiggle on the same chains: one 1/60 s frame each (the
+## spring simulates it in 4 substeps of 1/240 s; the jiggle takes one step per frame). Chains swing: their
+## skeletons move every frame, so neither settles.
+func measure_spring(n: int, use_builtin: bool) -> Dictionary:
+	var rigs := []
+	var springs := []
+	for c in CHAINS_PER_SET:
+		var rig := make_rig(n, Vector2(200 + (c % 8) * 220, 200 + (c / 8) * 220), c % 2 == 1)
+		rigs.append(rig)
+		if use_builtin:
+			var skeleton: Skeleton2D = rig["skeleton"]
+			var bones: Array = rig["bones"]
+			var m := SkeletonModification2DJiggle.new()
+			m.jiggle_data_chain_length = n
+			for i in n:
+				m.set_jiggle_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
+				m.set_jiggle_joint_bone_index(i, bones[i].get_index_in_skeleton())
+			rig["target"].global_position = effector(rig)
+			m.target_nodepath = skeleton.get_path_to(rig["target"])
+			m.use_gravity = true
+			m.gravity = Vector2(0, 6)
+			var stack := SkeletonModificationStack2D.new()
+			stack.add_modification(m)
+			skeleton.set_modification_stack(stack)
+			stack.enabled = true
+		else:
+			var spring: Node2D = ClassDB.instantiate("SpringChain2D")
+			spring.update_mode = 2
+			spring.root_bone = rig["bones"][0]
+			spring.tip_bone = rig["bones"][-1]
+			spring.gravity = Vector2(0, 980)
+			root.add_child(spring)
+			springs.append(spring)
+	var samples := []
+	var finite := true
+	for r in REPEATS:
+		for c in rigs.size():
+			rigs[c]["skeleton"].position += Vector2(sin(r * 0.5 + c), cos(r * 0.3)) * 4.0
+		var start := Time.get_ticks_usec()
+		if use_builtin:
+			for rig in rigs:
+				rig["skeleton"].execute_modifications(1.0 / 60.0, 0)
+		else:
+			for spring in springs:
+				spring.advance(1.0 / 60.0)
+		var elapsed := Time.get_ticks_usec() - start
+		samples.append(float(elapsed) / rigs.size())
+	for rig in rigs:
+		finite = finite and effector(rig).is_finite()
+		rig["skeleton"].free()
+		rig["target"].free()
+	for spring in springs:
+		spring.free()
+	var s := stats(samples)
+	s["finite"] = finite
+	return s
+
+
+func spring_table() -> void:
+	print("")
+	print("Secondary motion: microseconds per chain per 1/60 s frame (median [p10, p90]); half the chains mirrored")
+	print("| N | SpringChain2D us | per bone | per bone per substep | built-in jiggle us | per bone | jiggle / spring |")
+	print("|---|---|---|---|---|---|---|")
+	for n in [4, 8, 16]:
+		var ours := measure_spring(n, false)
+		var theirs := measure_spring(n, true)
+		print("| %d | %.2f [%.2f, %.2f] | %.3f | %.3f | %.2f [%.2f, %.2f] | %.3f | %.2fx |" % [
+			n, ours["median"], ours["p10"], ours["p90"], ours["median"] / n, ours["median"] / n / 4.0,
+			theirs["median"], theirs["p10"], theirs["p90"], theirs["median"] / n, theirs["median"] / ours["median"]])
+		if not (ours["finite"] and theirs["finite"]):
+			print("| %d | not finite: spring %s, jiggle %s | | | | | |" % [n, ours["finite"], theirs["finite"]])
+
+
 func _run() -> void:
 	print("Godot %s, %d chains per set, %d repeats; microseconds per chain solve (median [p10, p90])" % [Engine.get_version_info()["string"], CHAINS_PER_SET, REPEATS])
 	print("| solver | N | Reach2D us | built-in us | built-in / Reach2D | Reach2D error px | built-in error px | mirrored: Reach2D error | mirrored: built-in error |")
@@ -166,6 +239,7 @@ func _run() -> void:
 		print("| %s | %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.1fx | %.3f | %.3f | %.3f | %.3f |" % [
 			kind, n, ours["median"], ours["p10"], ours["p90"], theirs["median"], theirs["p10"], theirs["p90"],
 			theirs["median"] / ours["median"], ours["error"], theirs["error"], ours_m["error"], theirs_m["error"]])
+	spring_table()
 	# The floor under every row: one GDScript call into the extension that does nothing.
 	var probe: Node2D = ClassDB.instantiate("FabrikChain2D")
 	root.add_child(probe)

@@ -14,6 +14,8 @@
 //!   root-to-tip pass per iteration), without validation, fallbacks or the stopping rule.
 //!   FABRIK's cost is reported as a ratio to it.
 //! * `two_bone`: one closed-form two-bone solve.
+//! * `spring/N`: one 1/60 s step of an N-bone spring chain (4 substeps of 1/240 s) whose goal moves every step,
+//!   with gravity; throughput in bone-substeps, so `time / (N * 4)` is the cost per bone per substep.
 //!
 //! Run: `cargo bench -p reach2d_core --bench solvers`, then
 //! `python3 rust/reach2d_core/benches/summarize.py` for the table in BENCHMARKS.md.
@@ -23,7 +25,8 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use reach2d_core::{
-    AngleLimit, CcdSettings, ChainLimits, FabrikSettings, Vec2, solve_ccd, solve_fabrik, solve_two_bone,
+    AngleLimit, CcdSettings, ChainLimits, FabrikSettings, SpringBone, SpringFrame, SpringGoal, SpringSettings, Vec2,
+    solve_ccd, solve_fabrik, solve_two_bone, step_spring,
 };
 
 const SIZES: [usize; 5] = [2, 4, 8, 16, 64];
@@ -153,6 +156,32 @@ fn chains(c: &mut Criterion) {
             b.iter(|| {
                 joints.copy_from_slice(&start);
                 solve_ccd(black_box(&mut joints), black_box(target), &ChainLimits::NONE, &ccd_settings)
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("spring");
+    let settings = SpringSettings { gravity: Vec2::new(0.0, 980.0), ..SpringSettings::default() };
+    for &n in &SIZES {
+        let (start, _, _) = setup(n);
+        let mut goal = start.clone();
+        let mut out = start.clone();
+        let mut frame = SpringFrame::default();
+        let mut bones = vec![SpringBone::default(); n];
+        let mut step = 0u32;
+        group.throughput(Throughput::Elements(n as u64 * 4));
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                // The body sways: every joint of the goal moves with the root.
+                step = step.wrapping_add(1);
+                let offset = Vec2::new((step as f32 * 0.05).sin() * 20.0, 0.0);
+                for (g, s) in goal.iter_mut().zip(&start) {
+                    *g = *s + offset;
+                }
+                let limits = ChainLimits { root_direction: Vec2::X, per_bone: &[] };
+                let goal = SpringGoal { joints: &goal, limits, scales: &[] };
+                step_spring(&mut frame, &mut bones, &goal, &settings, black_box(1.0 / 60.0), black_box(&mut out))
             })
         });
     }
