@@ -22,15 +22,11 @@ func _demo_ready() -> void:
 	var fur := Color(0.85, 0.5, 0.18)
 	var hair_colour := Color(0.35, 0.22, 0.15)
 	# A 7-bone tail from the hip, pointing back in the character's frame and curling up like a cat's.
-	var parent: Node = hip
-	var tail: Array[Bone2D] = []
-	for i in 7:
-		var length := 20.0 - i * 1.5
-		var at := Vector2(0, 6) if i == 0 else Vector2(tail[-1].get_length(), 0)
-		var b := Rig.bone(parent, "Tail%d" % i, at, length, 0.0, 2.75 if i == 0 else 0.2)
-		Rig.limb(b, 13.0 - i * 1.3, fur.lightened(i * 0.05), -3)
-		tail.append(b)
-		parent = b
+	var tail := Rig.chain(hip, [20.0, 18.5, 17.0, 15.5, 14.0, 12.5, 11.0], [2.75, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2], "Tail%d")
+	tail[0].position = Vector2(0, 6)
+	tail[0].rest = tail[0].transform
+	for i in tail.size():
+		Rig.limb(tail[i], 13.0 - i * 1.3, fur.lightened(i * 0.05), -3)
 	tail_spring = ClassDB.instantiate("SpringChain2D")
 	tail_spring.name = "TailSpring"
 	tail_spring.root_bone = tail[0]
@@ -47,14 +43,11 @@ func _demo_ready() -> void:
 	add_child(tail_spring)
 	# A 5-bone ponytail from the back of the head, hanging off the LookAt2D-driven head.
 	var head: Bone2D = head_ik.bone
-	parent = head
-	var strands: Array[Bone2D] = []
-	for i in 5:
-		var at := Vector2(-8, -22) if i == 0 else Vector2(strands[-1].get_length(), 0)
-		var b := Rig.bone(parent, "Hair%d" % i, at, 12.0, 0.0, 2.2 if i == 0 else 0.15)
-		Rig.limb(b, 10.0 - i * 1.2, hair_colour, 1)
-		strands.append(b)
-		parent = b
+	var strands := Rig.chain(head, [12.0, 12.0, 12.0, 12.0, 12.0], [2.2, 0.15, 0.15, 0.15, 0.15], "Hair%d")
+	strands[0].position = Vector2(-8, -22)
+	strands[0].rest = strands[0].transform
+	for i in strands.size():
+		Rig.limb(strands[i], 10.0 - i * 1.2, hair_colour, 1)
 	hair_spring = ClassDB.instantiate("SpringChain2D")
 	hair_spring.name = "HairSpring"
 	hair_spring.root_bone = strands[0]

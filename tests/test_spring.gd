@@ -17,20 +17,11 @@ func make_character(at: Vector2, lengths: Array, rotations: Array, bone_angle :=
 	skeleton.name = "Skeleton"
 	skeleton.position = Vector2(12, -7)  # off the character's origin, so a flip moves the chain's root
 	character.add_child(skeleton)
-	var parent: Node = skeleton
-	var bones: Array[Bone2D] = []
-	for i in lengths.size():
-		var bone := Bone2D.new()
-		bone.name = "bone_%d" % i
-		bone.set_autocalculate_length_and_angle(false)
-		bone.set_length(lengths[i])
-		bone.set_bone_angle(bone_angle)
-		bone.position = Vector2.ZERO if i == 0 else Vector2.from_angle(bone_angle) * lengths[i - 1]
-		bone.rotation = rotations[i] if i < rotations.size() else 0.0
-		parent.add_child(bone)
-		bone.rest = bone.transform
-		bones.append(bone)
-		parent = bone
+	var bones := Rig.chain(skeleton, lengths, rotations)
+	for i in bones.size():
+		bones[i].set_bone_angle(bone_angle)
+		bones[i].position = Vector2.ZERO if i == 0 else Vector2.from_angle(bone_angle) * lengths[i - 1]
+		bones[i].rest = bones[i].transform
 	return {"character": character, "skeleton": skeleton, "bones": bones}
 
 

@@ -156,6 +156,11 @@ impl BoneChain {
     /// In the editor the preview solves from the pose the user authored: a rotation that differs from what the
     /// last solve wrote is the user's edit and becomes the new authored rotation.
     fn read(&mut self, tip_end: TipEnd) -> Result<(), Problem> {
+        self.read_adjusted(tip_end, |_| {})
+    }
+
+    /// [`BoneChain::read`], letting `adjust` change the bones' local poses before the joints are derived.
+    fn read_adjusted(&mut self, tip_end: TipEnd, adjust: impl FnOnce(&mut [BonePose])) -> Result<(), Problem> {
         let n = self.bones.len();
         let Some(tip) = self.bones.last() else { return Err(Problem::EmptyChain) };
         if !tip.is_inside_tree() {
@@ -183,6 +188,7 @@ impl BoneChain {
                 pose.rotation = self.authored[i];
             }
         }
+        adjust(self.pose.bones_mut());
         if self.pose.finish() { Ok(()) } else { Err(Problem::PoseNotFinite) }
     }
 
@@ -242,6 +248,25 @@ impl BoneChain {
         let placed = self.pose.place_joints(place)?;
         let effector = self.write(weight, rotation_limits)?;
         Ok((effector, placed))
+    }
+
+    /// One step of a node that follows the pose the bones were given (the spring): reads the chain (its end is the
+    /// tip bone's length), lets `goal` replace read rotations before the joints are derived (the spring's goal
+    /// memory), lets `place` move the joints from the pose as read, and writes the result, blended by `weight` and
+    /// clamped by `rotation_limits`. Returns the written end effector, what `place` returned, and the rotations
+    /// written; on any error no bone is written.
+    pub fn solve_following<R>(
+        &mut self,
+        weight: f32,
+        rotation_limits: &[Option<AngleLimit>],
+        goal: impl FnOnce(&mut [BonePose]),
+        place: impl FnOnce(ChainPose<'_>, &mut [Vec2]) -> Result<R, Problem>,
+    ) -> Result<(Vec2, R, &[f32]), Problem> {
+        self.read_adjusted(TipEnd::BoneLength, goal)?;
+        let rotation_limits = &rotation_limits[..rotation_limits.len().min(self.bones.len())];
+        let placed = self.pose.place_joints(place)?;
+        let effector = self.write(weight, rotation_limits)?;
+        Ok((effector, placed, self.pose.rotations()))
     }
 
     /// Editor: puts the user's authored rotations back (before saving, or when the preview stops).

@@ -5,17 +5,16 @@ use glam::Affine2;
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::write_back::ChainPose;
+use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{
     ChainLimits, SpringBone, SpringError, SpringFrame, SpringGoal, SpringScale, SpringSettings, Vec2, carry_spring,
     step_spring,
 };
 
-use crate::chain::TipEnd;
 use crate::common::{self, IkNode, IkState, Solved, Tick, UpdateMode};
 use crate::convert::vec2;
 use crate::limits::AngleLimits;
-use crate::problem::SetupProblem;
+use crate::problem::Problem;
 
 /// Run-time process priority when the user left it at 0: after AnimationPlayer/AnimationTree (0) and after the IK
 /// nodes ([`common::RUNTIME_PROCESS_PRIORITY`]), so a tail hangs off the body those have posed in the same frame.
@@ -133,6 +132,8 @@ struct SpringRuntime {
     goal_rotations: Vec<f32>,
     written: Vec<f32>,
     has_written: bool,
+    /// The angle limits as segment limits for the simulation, derived from the rotation limits every step.
+    segment_limits: Vec<Option<reach2d_core::AngleLimit>>,
 }
 
 #[godot_api]
@@ -222,10 +223,10 @@ impl SpringChain2D {
         Some(self.state.chain.len()).filter(|&n| n > 0)
     }
 
-    fn settings(&self) -> Result<SpringSettings, SetupProblem> {
+    fn settings(&self) -> Result<SpringSettings, Problem> {
         let (gravity, external_force) = (vec2(self.gravity), vec2(self.external_force));
         if !gravity.is_finite() || !external_force.is_finite() {
-            return Err(SetupProblem::SpringForceNotFinite);
+            return Err(Problem::SpringForceNotFinite);
         }
         // Inspector ranges keep these sane; a script's negative or NaN value counts as 0 (no cap for the step).
         let non_negative = |v: f32| if v.is_finite() && v > 0.0 { v } else { 0.0 };
@@ -260,33 +261,12 @@ impl SpringChain2D {
         }
     }
 
-    /// Replaces each read rotation that is still this node's own output with the remembered goal, and rebuilds the
-    /// goal joints.
-    fn read_goal(&mut self, n: usize) {
-        let spring = &mut self.spring;
-        let chain = &mut self.state.chain;
-        if spring.goal_rotations.len() != n || spring.written.len() != n {
-            spring.goal_rotations.resize(n, 0.0);
-            spring.written.resize(n, 0.0);
-            spring.has_written = false;
-        }
-        for (i, pose) in chain.poses.iter_mut().enumerate() {
-            if spring.has_written && pose.rotation.to_bits() == spring.written[i].to_bits() {
-                pose.rotation = spring.goal_rotations[i];
-            } else {
-                spring.goal_rotations[i] = pose.rotation;
-            }
-        }
-        let pose = ChainPose { parent: chain.parent_transform, bones: &chain.poses, tip_offset: chain.tip_offset };
-        pose.joints(&mut chain.joints);
-    }
-
-    fn check_setup_impl(&mut self) -> Result<(), SetupProblem> {
+    fn check_setup_impl(&mut self) -> Result<(), Problem> {
         self.settings()?;
         self.state.chain.ensure(self.root_bone.as_ref(), self.tip_bone.as_ref(), false)
     }
 
-    fn solve_impl(&mut self) -> Result<Solved, SetupProblem> {
+    fn solve_impl(&mut self) -> Result<Solved, Problem> {
         let outcome = self.step();
         if outcome.is_err() {
             // Whatever happened in between, the next good step starts from the pose it finds.
@@ -295,57 +275,78 @@ impl SpringChain2D {
         outcome
     }
 
-    fn step(&mut self) -> Result<Solved, SetupProblem> {
+    fn step(&mut self) -> Result<Solved, Problem> {
         let settings = self.settings()?;
         self.state.chain.ensure(self.root_bone.as_ref(), self.tip_bone.as_ref(), false)?;
-        self.state.chain.read(TipEnd::BoneLength)?;
         let n = self.state.chain.len();
-        self.read_goal(n);
         self.sample_scales(n);
-        let chain = &mut self.state.chain;
         let spring = &mut self.spring;
-        let all_limits = self.limits.active();
-        let rotation_limits = &all_limits[..all_limits.len().min(n)];
-        // The root frame (the root's parent's x axis) and the limits as segment limits for this pose.
-        let pose = ChainPose { parent: chain.parent_transform, bones: &chain.poses, tip_offset: chain.tip_offset };
-        let root_direction = pose.segment_limits(&chain.joints, rotation_limits, &mut chain.segment_limits);
-        let per_bone = if rotation_limits.iter().all(Option::is_none) { &[][..] } else { &chain.segment_limits[..] };
-
         if spring.bones.len() != n {
             spring.bones.resize(n, SpringBone::default());
             spring.simulated.resize(n + 1, Vec2::ZERO);
+            spring.goal_rotations.resize(n, 0.0);
+            spring.written.resize(n, 0.0);
+            spring.segment_limits.resize(n, None);
+            spring.has_written = false;
             spring.frame.unprime();
         }
-        let parent = chain.parent_transform;
-        if let Some(last) = spring.last_parent.filter(|_| spring.frame.is_primed()) {
-            // A flip (a scale sign change above the chain) carries the swing over, mirrored, instead of whipping.
-            let (old, new) = (last.matrix2.determinant(), parent.matrix2.determinant());
-            if old != 0.0 && new != 0.0 && old.signum() != new.signum() {
-                carry_spring(&mut spring.frame, &mut spring.bones, parent * last.inverse());
+        let all_limits = self.limits.active();
+        let rotation_limits = &all_limits[..all_limits.len().min(n)];
+        let teleport_distance = self.teleport_distance;
+        let SpringRuntime {
+            frame,
+            bones,
+            scales,
+            simulated,
+            last_parent,
+            delta,
+            goal_rotations,
+            written,
+            has_written,
+            segment_limits,
+        } = spring;
+        // The goal: a bone still holding what this node wrote was not posed again since, so its goal is the
+        // remembered one; any other rotation is the new goal (animation, IK, a script, the editor).
+        let remember = |poses: &mut [BonePose]| {
+            for (i, pose) in poses.iter_mut().enumerate() {
+                if *has_written && pose.rotation.to_bits() == written[i].to_bits() {
+                    pose.rotation = goal_rotations[i];
+                } else {
+                    goal_rotations[i] = pose.rotation;
+                }
             }
-            let jump = spring.frame.position().distance(chain.joints[0]);
-            // A NaN jump (a degenerate pose) resets too.
-            if self.teleport_distance > 0.0 && (jump.is_nan() || jump > self.teleport_distance) {
-                spring.frame.unprime();
-            }
-        }
-        spring.last_parent = Some(parent);
-
-        let goal = SpringGoal {
-            joints: &chain.joints,
-            limits: ChainLimits { root_direction, per_bone },
-            scales: &spring.scales,
         };
-        let report =
-            step_spring(&mut spring.frame, &mut spring.bones, &goal, &settings, spring.delta, &mut spring.simulated)
-                .map_err(|error| match error {
-                    SpringError::Chain(error) => SetupProblem::Solver(error),
-                    _ => SetupProblem::SpringForceNotFinite,
+        let simulate = |pose: ChainPose<'_>, joints: &mut [Vec2]| {
+            // The root frame (the root's parent's x axis) and the limits as segment limits for this pose.
+            let root_direction = pose.segment_limits(joints, rotation_limits, segment_limits);
+            let per_bone = if rotation_limits.iter().all(Option::is_none) { &[][..] } else { &segment_limits[..] };
+            if let Some(last) = last_parent.filter(|_| frame.is_primed()) {
+                // A flip (a scale sign change above the chain) carries the swing over, mirrored, instead of
+                // whipping; `new * old⁻¹` also holds this frame's own motion, which the next step coasts through.
+                let (old, new) = (last.matrix2.determinant(), pose.parent.matrix2.determinant());
+                if old != 0.0 && new != 0.0 && old.signum() != new.signum() {
+                    carry_spring(frame, bones, pose.parent * last.inverse());
+                }
+                // A NaN jump (a degenerate pose) resets too.
+                let jump = frame.position().distance(joints[0]);
+                if teleport_distance > 0.0 && (jump.is_nan() || jump > teleport_distance) {
+                    frame.unprime();
+                }
+            }
+            *last_parent = Some(pose.parent);
+            let goal = SpringGoal { joints, limits: ChainLimits { root_direction, per_bone }, scales };
+            let report =
+                step_spring(frame, bones, &goal, &settings, *delta, simulated).map_err(|error| match error {
+                    SpringError::Chain(error) => Problem::Solver(error),
+                    _ => Problem::SpringForceNotFinite,
                 })?;
-        chain.joints.copy_from_slice(&spring.simulated);
-        chain.write_back(self.weight, rotation_limits)?;
-        spring.written.copy_from_slice(&chain.rotations);
-        spring.has_written = true;
+            joints.copy_from_slice(simulated);
+            Ok(report)
+        };
+        let (_, report, rotations) =
+            self.state.chain.solve_following(self.weight, rotation_limits, remember, simulate)?;
+        written.copy_from_slice(rotations);
+        *has_written = true;
         Ok(Solved { error: report.deviation, iterations: report.substeps })
     }
 }
@@ -370,10 +371,10 @@ impl IkNode for SpringChain2D {
         self.last_error = solved.error;
         self.last_iterations = solved.iterations as i32;
     }
-    fn check_setup(&mut self) -> Result<(), SetupProblem> {
+    fn check_setup(&mut self) -> Result<(), Problem> {
         self.check_setup_impl()
     }
-    fn solve_once(&mut self) -> Result<Solved, SetupProblem> {
+    fn solve_once(&mut self) -> Result<Solved, Problem> {
         self.solve_impl()
     }
 }
@@ -391,7 +392,7 @@ impl INode2D for SpringChain2D {
     fn on_notification(&mut self, what: CanvasItemNotification) {
         match what {
             CanvasItemNotification::ENTER_TREE => self.reset(),
-            CanvasItemNotification::READY if !common::in_editor() => {
+            CanvasItemNotification::READY if !crate::editor::in_editor() => {
                 let mut base = self.base_mut();
                 if base.get_process_priority() == 0 {
                     base.set_process_priority(SPRING_PROCESS_PRIORITY);
