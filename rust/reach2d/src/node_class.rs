@@ -177,11 +177,11 @@ macro_rules! ik_node {
 }
 pub(crate) use ik_node;
 
-/// Implements what every node class shares, given the fields `target`, `enabled`, `update_mode`,
+/// Implements what every IK node class shares, given the fields `target`, `enabled`, `update_mode`,
 /// `editor_preview`, `last_error`, `last_iterations`, `limits` and `state`, and the inherent methods
-/// `check_setup_impl` (from [`ik_node`]) and `solve_impl`: the update-mode constants, `solve()`, the angle-limit
-/// methods, the [`IkNode`](crate::common::IkNode) plumbing and the `_process`/`_notification`/`_draw`/inspector
-/// callbacks.
+/// `check_setup_impl` (from [`ik_node`]) and `solve_impl`: the update-mode constants, `solve()`, the shared API
+/// ([`ik_node_api`]: angle-limit methods, [`IkNode`](crate::common::IkNode) plumbing) and the
+/// `_process`/`_notification`/`_draw`/inspector callbacks.
 macro_rules! ik_node_class {
     ($class:ident) => {
         #[godot_api(secondary)]
@@ -203,7 +203,54 @@ macro_rules! ik_node_class {
             pub fn solve(&mut self) -> bool {
                 $crate::common::solve(self)
             }
+        }
 
+        $crate::node_class::ik_node_api!($class);
+
+        #[godot_api]
+        impl godot::classes::INode2D for $class {
+            fn process(&mut self, _delta: f64) {
+                $crate::common::tick(self, $crate::common::Tick::Process);
+            }
+            fn physics_process(&mut self, _delta: f64) {
+                $crate::common::tick(self, $crate::common::Tick::Physics);
+            }
+            fn on_notification(&mut self, what: godot::classes::notify::CanvasItemNotification) {
+                $crate::common::notification(self, what);
+            }
+            fn draw(&mut self) {
+                let mut this = self.to_gd().upcast::<godot::classes::Node2D>();
+                $crate::gizmo::draw(&mut this, &self.state.chain, self.target.as_ref(), self.limits.active());
+            }
+            fn get_configuration_warnings(&self) -> PackedStringArray {
+                $crate::common::configuration_warnings(self)
+            }
+            fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
+                self.limits.property_list(self.state.chain.len())
+            }
+            fn on_get(&self, property: StringName) -> Option<Variant> {
+                $crate::common::counted(|| self.limits.get_property(&property))
+            }
+            fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+                $crate::common::counted(|| self.limits.set_property(&property, &value))
+            }
+            fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+                $crate::limits::AngleLimits::property_revert(&property)
+            }
+        }
+    };
+}
+pub(crate) use ik_node_class;
+
+/// The API every node class shares whatever drives it (a target or time), given the fields `enabled`,
+/// `update_mode`, `editor_preview`, `last_error`, `last_iterations`, `limits` and `state`, and the inherent
+/// methods `check_setup_impl` and `solve_impl`: the angle-limit methods, `get_setup_warning()`,
+/// `get_bone_count()` and the [`IkNode`](crate::common::IkNode) plumbing. Used by [`ik_node_class`] and by
+/// classes that declare their own struct (`SpringChain2D`).
+macro_rules! ik_node_api {
+    ($class:ident) => {
+        #[godot_api(secondary)]
+        impl $class {
             /// Limits bone [param bone_index]'s local [member Node2D.rotation] (wrapped to (-PI, PI]) to
             /// [[param min_angle], [param max_angle]], in radians; index 0 is the first bone. The limit holds after
             /// every solve, [member weight] included. A bad index or [param min_angle] > [param max_angle] is an
@@ -276,38 +323,6 @@ macro_rules! ik_node_class {
                 self.solve_impl()
             }
         }
-
-        #[godot_api]
-        impl godot::classes::INode2D for $class {
-            fn process(&mut self, _delta: f64) {
-                $crate::common::tick(self, $crate::common::Tick::Process);
-            }
-            fn physics_process(&mut self, _delta: f64) {
-                $crate::common::tick(self, $crate::common::Tick::Physics);
-            }
-            fn on_notification(&mut self, what: godot::classes::notify::CanvasItemNotification) {
-                $crate::common::notification(self, what);
-            }
-            fn draw(&mut self) {
-                let mut this = self.to_gd().upcast::<godot::classes::Node2D>();
-                $crate::gizmo::draw(&mut this, &self.state.chain, self.target.as_ref(), self.limits.active());
-            }
-            fn get_configuration_warnings(&self) -> PackedStringArray {
-                $crate::common::configuration_warnings(self)
-            }
-            fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-                self.limits.property_list(self.state.chain.len())
-            }
-            fn on_get(&self, property: StringName) -> Option<Variant> {
-                $crate::common::counted(|| self.limits.get_property(&property))
-            }
-            fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-                $crate::common::counted(|| self.limits.set_property(&property, &value))
-            }
-            fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
-                $crate::limits::AngleLimits::property_revert(&property)
-            }
-        }
     };
 }
-pub(crate) use ik_node_class;
+pub(crate) use ik_node_api;

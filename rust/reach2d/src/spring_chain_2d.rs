@@ -11,9 +11,10 @@ use reach2d_core::{
     step_spring,
 };
 
-use crate::common::{self, IkNode, IkState, Solved, Tick, UpdateMode};
+use crate::common::{self, IkState, Solved, Tick, UpdateMode};
 use crate::convert::vec2;
 use crate::limits::AngleLimits;
+use crate::node_class;
 use crate::problem::Problem;
 
 /// Run-time process priority when the user left it at 0: after AnimationPlayer/AnimationTree (0) and after the IK
@@ -179,50 +180,6 @@ impl SpringChain2D {
         self.spring.last_parent = None;
     }
 
-    /// Limits bone [param bone_index]'s local [member Node2D.rotation] (wrapped to (-PI, PI]) to
-    /// [[param min_angle], [param max_angle]], in radians; index 0 is the first bone. The limit holds after every
-    /// step, [member weight] included. A bad index or [param min_angle] > [param max_angle] is an error and is
-    /// ignored. Also editable in the inspector's [i]Angle Limits[/i] group.
-    #[func]
-    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
-        let bones = self.known_bone_count();
-        if self.limits.set(bone_index, min_angle, max_angle, bones) {
-            self.base_mut().notify_property_list_changed();
-        }
-    }
-
-    /// Removes bone [param bone_index]'s angle limit.
-    #[func]
-    pub fn clear_angle_limits(&mut self, bone_index: i64) {
-        let bones = self.known_bone_count();
-        if self.limits.clear(bone_index, bones) {
-            self.base_mut().notify_property_list_changed();
-        }
-    }
-
-    /// [code]true[/code] when bone [param bone_index] has an angle limit.
-    #[func]
-    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
-        self.limits.get(bone_index).is_some()
-    }
-
-    /// Why the node could not step at its last attempt, in the words of its configuration warning; empty when the
-    /// setup was valid.
-    #[func]
-    pub fn get_setup_warning(&self) -> GString {
-        common::configuration_warnings(self).get(0).unwrap_or_default()
-    }
-
-    /// The number of bones the node drives, or 0 while its setup is invalid.
-    #[func]
-    pub fn get_bone_count(&self) -> i64 {
-        self.state.chain.len() as i64
-    }
-
-    fn known_bone_count(&self) -> Option<usize> {
-        Some(self.state.chain.len()).filter(|&n| n > 0)
-    }
-
     fn settings(&self) -> Result<SpringSettings, Problem> {
         let (gravity, external_force) = (vec2(self.gravity), vec2(self.external_force));
         if !gravity.is_finite() || !external_force.is_finite() {
@@ -351,33 +308,8 @@ impl SpringChain2D {
     }
 }
 
-impl IkNode for SpringChain2D {
-    fn state(&mut self) -> &mut IkState {
-        &mut self.state
-    }
-    fn state_ref(&self) -> &IkState {
-        &self.state
-    }
-    fn enabled(&self) -> bool {
-        self.enabled
-    }
-    fn update_mode(&self) -> UpdateMode {
-        self.update_mode
-    }
-    fn editor_preview(&self) -> bool {
-        self.editor_preview
-    }
-    fn record(&mut self, solved: Solved) {
-        self.last_error = solved.error;
-        self.last_iterations = solved.iterations as i32;
-    }
-    fn check_setup(&mut self) -> Result<(), Problem> {
-        self.check_setup_impl()
-    }
-    fn solve_once(&mut self) -> Result<Solved, Problem> {
-        self.solve_impl()
-    }
-}
+// The angle-limit methods, get_setup_warning(), get_bone_count() and the IkNode plumbing every node shares.
+node_class::ik_node_api!(SpringChain2D);
 
 #[godot_api]
 impl INode2D for SpringChain2D {
