@@ -12,7 +12,9 @@ extends SceneTree
 ## watchdog quits with code 3 if a script error leaves a coroutine hanging.
 
 const DONE_SENTINEL := "REACH2D_DONE"
-const WATCHDOG_SECONDS := 120.0
+## The scenes take about 60 s on a quiet machine; a loaded one (parallel builds) needs about twice that. Stays
+## under xtask's 180 s per-process timeout.
+const WATCHDOG_SECONDS := 170.0
 const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "blend", "stress"]
 const CHECK_FRAMES := 300
 const WARMUP_FRAMES := 3
