@@ -14,8 +14,8 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The oldest macOS the universal dylib loads on. Godot 4.3 itself needs macOS 10.13; the arm64 half is stamped
-/// 11.0 whatever we ask, since that is the first macOS on Apple silicon.
+/// The oldest macOS the universal dylib loads on: Godot 4.3's own minimum. zig records it in both slices (every Mac
+/// with Apple silicon runs macOS 11 or newer, so the arm64 slice is unaffected).
 pub const MACOS_DEPLOYMENT_TARGET: &str = "10.13";
 /// What the macOS build installs from PyPI, pinned so every machine links with the same zig.
 const ZIG_PACKAGES: [&str; 2] = ["ziglang==0.17.1", "cargo-zigbuild==0.24.0"];
