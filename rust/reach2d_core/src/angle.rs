@@ -4,6 +4,12 @@ use core::f32::consts::{PI, TAU};
 
 use glam::Vec2;
 
+/// Largest accepted absolute value of a limit's `min` or `max`, radians.
+///
+/// Beyond it an `f32` cannot place an angle within a turn to better than about 1e-4 rad (and near
+/// `f32::MAX` the arc's middle overflows), so such a limit is rejected rather than misapplied.
+pub const MAX_LIMIT_ANGLE: f32 = 1000.0;
+
 /// A closed arc of allowed angles, radians, counter-clockwise from `min` to `max`.
 ///
 /// Angles are compared modulo a full turn (arc semantics): `AngleLimit { min: -0.5, max: 0.5 }`
@@ -21,7 +27,8 @@ pub struct AngleLimit {
 impl AngleLimit {
     /// A limit allowing angles from `min` to `max` (radians, counter-clockwise).
     ///
-    /// Returns `None` unless both are finite, `min <= max` and `max - min <= TAU`.
+    /// Returns `None` unless both are finite and within ±[`MAX_LIMIT_ANGLE`], `min <= max` and
+    /// `max - min <= TAU`.
     /// An arc of width `TAU` allows every angle. Never panics.
     #[must_use]
     pub fn new(min: f32, max: f32) -> Option<Self> {
@@ -32,7 +39,11 @@ impl AngleLimit {
     /// `true` when the fields satisfy the rules of [`AngleLimit::new`].
     #[must_use]
     pub fn is_valid(self) -> bool {
-        self.min.is_finite() && self.max.is_finite() && self.min <= self.max && self.width() <= TAU
+        // The bound also rejects NaN and the infinities (every comparison with NaN is false).
+        self.min.abs() <= MAX_LIMIT_ANGLE
+            && self.max.abs() <= MAX_LIMIT_ANGLE
+            && self.min <= self.max
+            && self.width() <= TAU
     }
 
     /// Width of the arc, radians (`max - min`).

@@ -20,7 +20,7 @@ use core::f32::consts::PI;
 use glam::Vec2;
 
 use crate::angle::{ChainLimits, signed_angle};
-use crate::geom::{TINY_SQ, conform_lengths, unit_or};
+use crate::geom::{TINY_SQ, conform_lengths, direction_or, unit_or};
 use crate::refine::Refiner;
 use crate::{CcdSettings, ChainSolver, SolveError, SolveReport, validate};
 
@@ -128,7 +128,7 @@ pub(crate) fn solve_ccd_unchecked(
 ) -> SolveReport {
     let tol = settings.tolerance;
     let limited = limits.is_active();
-    let root_dir = limits.root_direction.normalize_or(Vec2::X);
+    let root_dir = direction_or(limits.root_direction, Vec2::X);
     if limited {
         enforce_limits(joints, limits, root_dir);
     }

@@ -3,7 +3,7 @@
 use glam::Vec2;
 
 use crate::angle::{AngleLimit, ChainLimits};
-use crate::geom::{TINY_SQ, conform_lengths, respace, unit_or};
+use crate::geom::{TINY_SQ, conform_lengths, direction_or, respace, unit_or};
 use crate::refine::Refiner;
 use crate::{ChainSolver, FabrikSettings, SolveError, SolveReport, validate};
 
@@ -51,7 +51,7 @@ pub fn solve_fabrik(
     let total: f32 = lengths.iter().sum();
     let to_target = target - root;
     let limited = limits.is_active();
-    let root_dir = limits.root_direction.normalize_or(Vec2::X);
+    let root_dir = direction_or(limits.root_direction, Vec2::X);
 
     // Conform to lengths (and limits) first, so that even a zero-iteration answer is exact.
     let tip = if limited {
@@ -273,7 +273,9 @@ pub(crate) fn forward_limited(
         }
         let placed = prev + dir * len;
         *j = placed;
-        if len > 0.0 {
+        // The segment actually placed, not `len`: a length too small to move the joint at this
+        // magnitude (e.g. 1e-39 at 350) leaves a segment with no direction, which the limits skip.
+        if (placed - prev).length_squared() > TINY_SQ {
             last = dir;
             parent = unit_or(placed - prev, dir);
         }

@@ -12,6 +12,14 @@ pub(crate) fn unit_or(v: Vec2, fallback: Vec2) -> Vec2 {
     if d2 > TINY_SQ { v / d2.sqrt() } else { fallback }
 }
 
+/// `v` as a unit vector, or `fallback` when it has no direction (zero or not finite). Unlike
+/// [`unit_or`] (and glam's `normalize_or`), it rescales first, so a direction whose squared
+/// length underflows (1e-23) or overflows (1e30) still normalizes to unit length. Not for hot loops.
+pub(crate) fn direction_or(v: Vec2, fallback: Vec2) -> Vec2 {
+    let largest = v.abs().max_element();
+    if largest > 0.0 && largest.is_finite() { unit_or(v / largest, fallback) } else { fallback }
+}
+
 /// Root-to-tip pass: keeps the root and places each joint at its bone's length along the direction to its current
 /// position (FABRIK's forward pass). Returns the tip. `fallback` is the direction used when no previous segment has
 /// one.

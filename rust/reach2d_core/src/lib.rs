@@ -125,7 +125,7 @@ use core::fmt;
 
 pub use glam::Vec2;
 
-pub use angle::{AngleLimit, ChainLimits, signed_angle, wrap_angle};
+pub use angle::{AngleLimit, ChainLimits, MAX_LIMIT_ANGLE, signed_angle, wrap_angle};
 pub use ccd::solve_ccd;
 pub use fabrik::solve_fabrik;
 pub use look_at::{LookAtSolution, solve_look_at};
@@ -235,7 +235,7 @@ pub enum SolveError {
         /// Index of the first bad length.
         index: usize,
     },
-    /// Limit `index` is not finite, has `min > max`, or is wider than a full turn.
+    /// Limit `index` is not finite (or beyond ±[`MAX_LIMIT_ANGLE`]), has `min > max`, or is wider than a full turn.
     InvalidLimit {
         /// Index of the first bad limit (0 for look-at).
         index: usize,
@@ -243,7 +243,8 @@ pub enum SolveError {
     /// A setting is out of range: tolerance negative or non-finite, CCD `max_angle_step` not
     /// `> 0`, or a look-at offset that is not finite.
     InvalidSettings,
-    /// A direction is zero or not finite: `ChainLimits::root_direction` while a limit is set,
+    /// A direction is zero, not finite, or so long its squared length overflows:
+    /// `ChainLimits::root_direction` while a limit is set,
     /// or look-at's `current_direction` / reference direction.
     InvalidDirection,
 }
@@ -279,8 +280,8 @@ impl fmt::Display for SolveError {
             ),
             Self::InvalidLimit { index } => write!(
                 f,
-                "angle limit {index} is invalid: min and max must be finite radians with \
-                 min <= max <= min + TAU"
+                "angle limit {index} is invalid: min and max must be finite radians within \
+                 ±{MAX_LIMIT_ANGLE} with min <= max <= min + TAU"
             ),
             Self::InvalidSettings => f.write_str(
                 "invalid settings: tolerance must be finite and >= 0, max_angle_step > 0 \

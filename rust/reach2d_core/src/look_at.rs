@@ -3,6 +3,7 @@
 use glam::Vec2;
 
 use crate::angle::{AngleLimit, signed_angle};
+use crate::geom::direction_or;
 use crate::{SolveError, validate};
 
 /// Result of [`solve_look_at`].
@@ -59,7 +60,7 @@ pub fn solve_look_at(
     let to_target = target - origin;
     let scale = origin.abs().max_element().max(target.abs().max_element()).max(1.0);
     let (wanted, has_target) = if to_target.length() <= 1e-6 * scale {
-        (current_direction.normalize_or(Vec2::X), false)
+        (direction_or(current_direction, Vec2::X), false)
     } else {
         (Vec2::from_angle(offset).rotate(to_target.normalize()), true)
     };

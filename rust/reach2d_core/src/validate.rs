@@ -21,10 +21,12 @@ pub(crate) fn tolerance_ok(t: f32) -> bool {
     t.is_finite() && t >= 0.0
 }
 
-/// A usable direction: finite and not (numerically) zero.
+/// A usable direction: not (numerically) zero, and short enough to normalize (a squared length that
+/// overflows to infinity would normalize to zero).
 #[inline]
 pub(crate) fn direction_ok(d: Vec2) -> bool {
-    d.is_finite() && d.length_squared() > f32::MIN_POSITIVE
+    let length_squared = d.length_squared();
+    length_squared.is_finite() && length_squared > f32::MIN_POSITIVE
 }
 
 pub(crate) fn joints(joints: &[Vec2]) -> Result<(), SolveError> {

@@ -22,6 +22,9 @@ use crate::{AngleLimit, signed_angle, wrap_angle};
 /// Squared length below which a direction is treated as undefined (the bone keeps its rotation).
 const DEGENERATE_SQ: f32 = 1.0e-12;
 
+/// Input rotations beyond this (radians) are wrapped before blending; below it they are kept bit for bit.
+const HUGE_ROTATION: f32 = 1000.0;
+
 /// One bone's local transform split the way Godot's `Node2D` builds it.
 ///
 /// `local = translate(position) * rotate(rotation) * basis`, with `basis` the scale-and-skew part
@@ -178,7 +181,9 @@ impl ChainPose<'_> {
                 _ => bone.rotation,
             };
             let solved = if solved.is_finite() { clamp(solved) } else { bone.rotation };
-            let written = clamp(lerp_angle(bone.rotation, solved, weight));
+            // A huge input rotation (e.g. 1e30) has no sub-turn precision left: blend from its wrapped angle.
+            let from = if bone.rotation.abs() <= HUGE_ROTATION { bone.rotation } else { wrap_angle(bone.rotation) };
+            let written = clamp(lerp_angle(from, solved, weight));
             if !written.is_finite() {
                 return None;
             }

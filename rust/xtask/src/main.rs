@@ -11,6 +11,7 @@ mod cross;
 mod cross_tests;
 mod debian;
 mod demo;
+mod fuzz;
 mod godot;
 mod godot_run;
 mod godot_tests;
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Some("package") => package::package(),
         Some("bench") => bench(),
         Some("godot") => run_godot(&args[1..]),
+        Some("fuzz") => fuzz::fuzz(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -66,6 +68,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
   package             write dist/reach2d-<version>.zip: every platform's release library, each checked
   bench               Reach2D's nodes vs Godot's built-in 2D IK in one headless Godot (release build)
+  fuzz [TARGET|all] [SECONDS]  fuzz the solver crate (cargo-fuzz, nightly); 0 s replays the corpus
   godot -- ARGS...    run the project's Godot 4 with ARGS";
 
 /// The repository root (the workspace folder that holds `Cargo.toml`).

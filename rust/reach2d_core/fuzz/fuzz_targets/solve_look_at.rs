@@ -1,0 +1,9 @@
+//! `solve_look_at` on arbitrary bytes; the invariants live in `tests/fuzz_harness`.
+#![no_main]
+
+#[path = "../../tests/fuzz_harness/mod.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    harness::look_at(data);
+});
