@@ -1,6 +1,9 @@
 //! The core fuzz targets as ordinary tests: every committed corpus input and crash reproducer
 //! (`fuzz/corpus/<target>/`, `fuzz/regressions/<target>/`), then seeded random byte strings. No cargo-fuzz or
 //! nightly needed, so CI checks the fuzzers' invariants in a few seconds; `cargo xtask fuzz` runs the real fuzzer.
+//!
+//! To read one failing input: `REACH2D_FUZZ_ONLY=<part of its file name> REACH2D_FUZZ_DEBUG=1 cargo test -p
+//! reach2d_core --test fuzz_replay <target>` prints the decoded input.
 
 mod fuzz_harness;
 
@@ -17,7 +20,8 @@ fn replay(target: &str, body: fn(&[u8]) -> bool) -> usize {
         let Ok(entries) = std::fs::read_dir(root.join(dir).join(target)) else { continue };
         let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();
-        for path in paths {
+        let only = std::env::var("REACH2D_FUZZ_ONLY").unwrap_or_default();
+        for path in paths.into_iter().filter(|p| p.to_string_lossy().contains(&only)) {
             let data = std::fs::read(&path).expect("readable corpus file");
             let outcome = std::panic::catch_unwind(|| body(&data));
             assert!(outcome.is_ok(), "{target}: {} fails (rerun: cargo xtask fuzz {target} 0)", path.display());

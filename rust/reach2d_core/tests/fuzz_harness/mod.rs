@@ -132,7 +132,7 @@ fn assert_lengths(joints: &[Vec2], lengths: &[f32], abs: f32) {
 }
 
 /// Each limited bone's angle from its parent segment (last non-zero one, else the root direction).
-fn assert_limits(joints: &[Vec2], limits: &ChainLimits, eps_pos: f32) {
+fn assert_limits(joints: &[Vec2], lengths: &[f32], limits: &ChainLimits, eps_pos: f32) {
     if !limits.is_active() {
         return;
     }
@@ -143,19 +143,20 @@ fn assert_limits(joints: &[Vec2], limits: &ChainLimits, eps_pos: f32) {
     for (i, w) in joints.windows(2).enumerate() {
         let s = w[1] - w[0];
         let len = s.length();
-        if s == Vec2::ZERO {
+        if s == Vec2::ZERO && lengths.get(i) == Some(&0.0) {
             continue; // a zero-length bone: the solvers skip it as a parent
         }
         if s.length_squared() <= f32::MIN_POSITIVE || len <= 64.0 * eps_pos {
-            // Shorter than the positions' rounding (e.g. 1e-16 at 1000): its direction is noise, so the
-            // next bone's reference is unknown. The precision floor of f32, not a solver rule.
+            // Shorter than the positions' rounding (e.g. 1e-16 at 1000, or 25 at 1e15, rounded to zero): its
+            // direction is noise, so the next bone's reference is unknown. The precision floor of f32, not a
+            // solver rule.
             reference_known = false;
             continue;
         }
         if let Some(l) = limits.per_bone[i].filter(|_| reference_known) {
             let a = signed_angle(parent, s);
             let eps = 1e-4 + 2.0 * eps_pos / len + 2.0 * eps_pos / parent_len;
-            assert!(l.contains(a, eps), "bone {i}: angle {a} outside {l:?} (eps {eps})");
+            assert!(l.contains(a, eps), "bone {i}: angle {a} outside {l:?} (eps {eps}); joints {joints:?}");
         }
         parent = s / len;
         parent_len = len;
@@ -265,7 +266,7 @@ pub fn fabrik(data: &[u8]) -> bool {
             assert_eq!(joints[0], input.joints[0], "the root moved");
             let eps = pos_eps(&joints, input.target).max(pos_eps(&input.joints, input.target));
             assert_lengths(&joints, &input.lengths, eps);
-            assert_limits(&joints, &limits, eps);
+            assert_limits(&joints, &input.lengths, &limits, eps);
             check_report(report.distance, report.reached, settings.tolerance, joints[n].distance(input.target), eps);
             assert!(report.iterations <= settings.max_iterations.max(1), "{} iterations", report.iterations);
             true
@@ -305,7 +306,7 @@ pub fn ccd(data: &[u8]) -> bool {
             assert_eq!(joints[0], input.joints[0], "the root moved");
             let eps = pos_eps(&joints, input.target).max(pos_eps(&input.joints, input.target));
             assert_lengths(&joints, &segments, 64.0 * eps);
-            assert_limits(&joints, &limits, 64.0 * eps);
+            assert_limits(&joints, &segments, &limits, 64.0 * eps);
             check_report(report.distance, report.reached, settings.tolerance, joints[n].distance(input.target), eps);
             assert!(report.iterations <= settings.max_iterations, "{} iterations", report.iterations);
             true

@@ -1,0 +1,137 @@
+extends "res://lib/test_case.gd"
+## Reloads with IK nodes alive: scene changes and reloads (`change_scene_to_file`, `reload_current_scene`), and
+## `queue_free` of a skeleton while its node lives on, and of the nodes while the skeleton lives on. No panic, no NaN,
+## at most one message per problem, and the nodes of a reloaded scene solve as the first ones did.
+
+const SCENE := "res://reload/rig.tscn"
+const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+
+
+class ReloadLogger extends Logger:
+	var messages: PackedStringArray = []
+	var mutex := Mutex.new()
+
+	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
+		mutex.lock()
+		messages.append(rationale if rationale != "" else code)
+		mutex.unlock()
+
+	func _log_message(message: String, _error: bool) -> void:
+		if "panic" in message.to_lower():
+			mutex.lock()
+			messages.append(message)
+			mutex.unlock()
+
+	func take() -> PackedStringArray:
+		mutex.lock()
+		var out := messages.duplicate()
+		messages.clear()
+		mutex.unlock()
+		return out
+
+
+var logger := ReloadLogger.new()
+
+
+func _enter_tree() -> void:
+	OS.add_logger(logger)
+
+
+func _exit_tree() -> void:
+	OS.remove_logger(logger)
+
+
+func frames(n: int) -> void:
+	for i in n:
+		await get_tree().process_frame
+
+
+## Every IK node of the current scene solved toward its target, with finite bones.
+func expect_rig_solving(label: String) -> void:
+	var scene := get_tree().current_scene
+	if not expect(scene != null and scene.scene_file_path == SCENE, "%s: the rig scene is current" % label):
+		return
+	for klass in CLASSES:
+		var ik: Node2D = scene.get_node(klass)
+		var limit := 0.05 if klass == "LookAt2D" else 1.0
+		expect(ik.last_error >= 0.0 and ik.last_error <= limit, "%s: %s solves (last_error %s)" % [label, klass, ik.last_error])
+		expect(ik.get_setup_warning() == "", "%s: %s has no warning" % [label, klass])
+	for i in 4:
+		expect(all_finite(bones_of(scene.get_node("Skeleton%d" % i))), "%s: skeleton %d finite" % [label, i])
+
+
+func test_scene_change_and_reload_with_nodes_alive() -> void:
+	logger.take()
+	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file")
+	await frames(5)
+	await expect_rig_solving("first load")
+	var first := get_tree().current_scene
+	for round in 3:
+		# Move the targets so that each reload starts from a pose the new nodes must solve again.
+		for i in 4:
+			get_tree().current_scene.get_node("Target%d" % i).position += Vector2(5, -5)
+		await frames(2)
+		expect(get_tree().reload_current_scene() == OK, "reload_current_scene")
+		await frames(5)
+		await expect_rig_solving("reload %d" % round)
+	expect(not is_instance_valid(first), "the first scene was freed")
+	# Back to the same file through change_scene_to_file while the old nodes are alive.
+	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file again")
+	await frames(5)
+	await expect_rig_solving("second change")
+	var messages := logger.take()
+	expect(messages.is_empty(), "scene changes and reloads printed nothing (got %d: %s)" % [messages.size(), messages])
+	get_tree().unload_current_scene()
+	await frames(2)
+
+
+func test_queue_free_skeleton_while_nodes_live() -> void:
+	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file")
+	await frames(5)
+	logger.take()
+	var scene := get_tree().current_scene
+	for i in 4:
+		scene.get_node("Skeleton%d" % i).queue_free()
+	await frames(20)
+	var messages := logger.take()
+	var counts := {}
+	for m in messages:
+		counts[m] = counts.get(m, 0) + 1
+		expect(not "panic" in m.to_lower(), "no panic: %s" % m)
+	for m in counts:
+		expect(counts[m] <= 4, "at most one message per node and problem over 20 frames: %s x%d" % [m, counts[m]])
+	expect(messages.size() <= 4, "one message per node whose skeleton went (got %d)" % messages.size())
+	for klass in CLASSES:
+		var ik: Node2D = scene.get_node(klass)
+		expect(ik.get_setup_warning() != "", "%s: the warning says the bones are gone" % klass)
+		expect(ik.solve() == false, "%s: solve() refuses" % klass)
+	get_tree().unload_current_scene()
+	await frames(2)
+
+
+func test_queue_free_nodes_while_skeleton_lives() -> void:
+	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file")
+	await frames(5)
+	logger.take()
+	var scene := get_tree().current_scene
+	var poses := []
+	for i in 4:
+		poses.append(rotations_of(bones_of(scene.get_node("Skeleton%d" % i))))
+	for klass in CLASSES:
+		scene.get_node(klass).queue_free()
+	await frames(10)
+	for i in 4:
+		var bones := bones_of(scene.get_node("Skeleton%d" % i))
+		expect(all_finite(bones), "skeleton %d finite" % i)
+		expect(rotations_of(bones) == poses[i], "skeleton %d keeps the last solved pose" % i)
+	# The same frame: nodes and skeletons together.
+	expect(get_tree().reload_current_scene() == OK, "reload_current_scene")
+	await frames(5)
+	scene = get_tree().current_scene
+	for child in scene.get_children():
+		child.queue_free()
+	await frames(5)
+	var messages := logger.take()
+	expect(messages.is_empty(), "freeing nodes and skeletons printed nothing (got %s)" % [messages])
+	get_tree().unload_current_scene()
+	await frames(2)
