@@ -86,6 +86,10 @@ fn run_godot_tests(tally: &mut Tally, godot: &Godot, timeout: Duration) -> Resul
         let mut cmd = godot.command();
         cmd.env("REACH2D_EDITOR_TEST", "1").args(["--headless", "--editor", "--path"]).arg(&project);
         run_test_process("editor (save round trip)", &mut cmd, timeout, tally)?;
+        // The extension's hot reload (`reloadable = true`): the nodes of an open scene survive and keep solving.
+        let mut cmd = godot.command();
+        cmd.env("REACH2D_EDITOR_TEST", "hot_reload").args(["--headless", "--editor", "--path"]).arg(&project);
+        run_test_process("editor (hot reload)", &mut cmd, timeout, tally)?;
     }
     // The demo project checks its own scenes (same output protocol): every IK effector tracks its target.
     let demo = root.join("godot_project");

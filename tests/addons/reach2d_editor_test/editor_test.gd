@@ -12,6 +12,14 @@ var failures: PackedStringArray = []
 
 
 func _enter_tree() -> void:
+	if OS.get_environment("REACH2D_EDITOR_TEST") == "hot_reload":
+		var hot_reload: Node = preload("hot_reload_test.gd").new()
+		add_child(hot_reload)
+		get_tree().create_timer(90.0).timeout.connect(func():
+			printerr("TEST FAIL editor: watchdog: the hot reload test did not finish")
+			get_tree().quit(3))
+		hot_reload.run.call_deferred()
+		return
 	if OS.get_environment("REACH2D_EDITOR_TEST") != "1":
 		return
 	get_tree().create_timer(90.0).timeout.connect(func():
