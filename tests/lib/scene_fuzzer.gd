@@ -7,6 +7,7 @@ extends Node
 ##
 ## Used by tests/test_scene_fuzz.gd (short seeds, in CI) and tests/soak/scene_fuzz.gd (long runs).
 
+const Rig := preload("res://lib/rig.gd")
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
 const MAX_BONES := 160
 const MAX_NODES := 40
@@ -172,17 +173,11 @@ func add_skeleton() -> void:
 	var parent: Node = skeleton
 	var length := 0.0
 	for i in rng.randi_range(1, 8):
-		var bone := Bone2D.new()
-		bone.set_autocalculate_length_and_angle(false)
-		bone.position = Vector2(length, 0)
+		var at := Vector2(length, 0)
 		length = pick([0.0, rng.randf_range(5, 60), rng.randf_range(5, 60), rng.randf_range(5, 60)])
-		bone.set_length(length)
-		bone.set_bone_angle(rng.randf_range(-0.5, 0.5))
-		bone.rotation = rng.randf_range(-1.5, 1.5)
+		var bone := Rig.bone(parent, "bone_%d" % i, at, length, rng.randf_range(-0.5, 0.5), rng.randf_range(-1.5, 1.5))
 		if rng.randf() < 0.1:
 			bone.scale = random_scale()
-		parent.add_child(bone)
-		bone.rest = bone.transform
 		parent = bone
 
 

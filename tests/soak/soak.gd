@@ -8,6 +8,7 @@ extends SceneTree
 ##
 ## and read the `SOAK` lines (figures in tests/README.md). Exits 0 when every check held, 1 otherwise.
 
+const Rig := preload("res://lib/rig.gd")
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
 const WARMUP_FRAMES := 600
 ## Largest growth accepted between the warm-up sample and the end: allocator noise, not a leak (a leak of even
@@ -80,14 +81,7 @@ func build() -> void:
 		var parent: Node = skeleton
 		var bones := []
 		for b in n:
-			var bone := Bone2D.new()
-			bone.set_autocalculate_length_and_angle(false)
-			bone.set_length(12.0)
-			bone.set_bone_angle(0.1)
-			bone.position = Vector2.ZERO if b == 0 else Vector2(12, 0)
-			bone.rotation = rng.randf_range(-0.5, 0.5)
-			parent.add_child(bone)
-			bone.rest = bone.transform
+			var bone := Rig.bone(parent, "bone_%d" % b, Vector2.ZERO if b == 0 else Vector2(12, 0), 12.0, 0.1, rng.randf_range(-0.5, 0.5))
 			parent = bone
 			bones.append(bone)
 		var target := Node2D.new()
