@@ -164,7 +164,8 @@ func float_check(property: String, value: float) -> Callable:
 	return func(before: Variant, after: Variant, message_count: int) -> String:
 		var r: Array = FLOAT_RANGES[property]
 		if is_finite(value) and value >= r[0] and value <= r[1]:
-			if after != value or message_count != 0:
+			# Stored as a 32-bit float: compare at that precision.
+			if absf(after - value) > 1e-6 * absf(value) + 1e-37 or message_count != 0:
 				return "a valid %s became %s with %d messages" % [value, after, message_count]
 			return ""
 		if typeof(after) != TYPE_FLOAT or after != before:

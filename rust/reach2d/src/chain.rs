@@ -30,6 +30,10 @@ pub enum TipEnd {
     Direction,
 }
 
+/// Scale (relative to the other axis) at or below which a skeleton, ancestor or bone counts as collapsed: Godot turns
+/// a zero scale into 1e-5.
+const COLLAPSED_SCALE: f32 = 1.5e-5;
+
 /// The bones of one IK node, root first, with the buffers its solves reuse.
 #[derive(Default)]
 pub struct BoneChain {
@@ -189,7 +193,20 @@ impl BoneChain {
             }
         }
         adjust(self.pose.bones_mut());
-        if self.pose.finish() { Ok(()) } else { Err(Problem::PoseNotFinite) }
+        if !self.pose.finish() {
+            return Err(Problem::PoseNotFinite);
+        }
+        // A zero scale on the skeleton, an ancestor or a bone collapses the chain to a point or a line: any rotation
+        // "solves" it, so writing one would only be noise. Keep the last good pose instead.
+        // Godot stores a zero scale as 1e-5 (CMP_EPSILON), so a basis this flat on either axis counts as collapsed.
+        let collapsed = |m: glam::Mat2| {
+            let longest = m.x_axis.length().max(m.y_axis.length());
+            !(longest > COLLAPSED_SCALE && m.determinant().abs() > COLLAPSED_SCALE * longest * longest)
+        };
+        if collapsed(parent.matrix2) || self.pose.pose().bones.iter().any(|b| collapsed(b.basis)) {
+            return Err(Problem::ZeroScale);
+        }
+        Ok(())
     }
 
     /// The pose as last read and the rotations of the last solve, for drawing; `None` before a good read of the

@@ -14,9 +14,8 @@ use crate::editor::in_editor;
 use crate::limits::AngleLimits;
 use crate::problem::{Problem, ProblemReporter};
 
-/// When a node solves by itself.
-#[derive(GodotConvert, Var, Export, Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[godot(via = i64)]
+/// When a node solves by itself. Stored in the node as a validated `i64` (see `checked.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum UpdateMode {
     /// Every process frame (`_process`), after animation.
     #[default]
@@ -25,6 +24,21 @@ pub enum UpdateMode {
     Physics = 1,
     /// Only when a script calls `solve()`.
     Manual = 2,
+}
+
+impl UpdateMode {
+    /// The modes' names, by value, for error messages.
+    pub const NAMES: [&'static str; 3] = ["UPDATE_PROCESS", "UPDATE_PHYSICS", "UPDATE_MANUAL"];
+
+    /// The mode with this value, or `None`.
+    pub fn from_i64(value: i64) -> Option<Self> {
+        match value {
+            0 => Some(Self::Process),
+            1 => Some(Self::Physics),
+            2 => Some(Self::Manual),
+            _ => None,
+        }
+    }
 }
 
 /// Which engine callback is running.
@@ -184,14 +198,17 @@ fn tick_counted<T: IkNode>(node: &mut T, tick: Tick) {
 /// Handles the notifications every node shares: run after animation, and never save a solved pose.
 pub fn notification<T: IkNode>(node: &mut T, what: CanvasItemNotification) {
     match what {
-        CanvasItemNotification::READY if !in_editor() => {
-            let mut base = node.base_mut();
-            if base.get_process_priority() == 0 {
-                base.set_process_priority(RUNTIME_PROCESS_PRIORITY);
+        CanvasItemNotification::READY => {
+            if !in_editor() {
+                let mut base = node.base_mut();
+                if base.get_process_priority() == 0 {
+                    base.set_process_priority(RUNTIME_PROCESS_PRIORITY);
+                }
+                if base.get_physics_process_priority() == 0 {
+                    base.set_physics_process_priority(RUNTIME_PROCESS_PRIORITY);
+                }
             }
-            if base.get_physics_process_priority() == 0 {
-                base.set_physics_process_priority(RUNTIME_PROCESS_PRIORITY);
-            }
+            check_now(node);
         }
         // Saving stores the user's own rotations; the preview's pose comes back right after.
         CanvasItemNotification::EDITOR_PRE_SAVE => node.state().chain.restore_authored(),
@@ -201,6 +218,22 @@ pub fn notification<T: IkNode>(node: &mut T, what: CanvasItemNotification) {
             node.state().chain.forget_preview();
         }
         _ => {}
+    }
+}
+
+/// Checks the setup now, without touching a bone or printing, and updates the warnings: a node says what is wrong
+/// as soon as it enters the tree or is asked, not only after a solve attempt.
+pub fn check_now<T: IkNode>(node: &mut T) {
+    let problem = match counted(|| node.check_setup()) {
+        Err(problem) => Some(problem),
+        // A good setup does not clear what only a solve can see (a collapsed or non-finite pose, a refused chain).
+        Ok(()) => node.state_ref().problem.filter(|p| p.found_by_solving()),
+    };
+    let state = node.state();
+    state.problem = problem;
+    if state.warned != problem {
+        state.warned = problem;
+        node.base_mut().update_configuration_warnings();
     }
 }
 

@@ -7,6 +7,7 @@
 use godot::prelude::*;
 
 mod chain;
+mod checked;
 mod common;
 mod convert;
 #[cfg(debug_assertions)]

@@ -31,6 +31,12 @@ fn checked_index(index: i64, bones: Option<usize>) -> Option<usize> {
     }
 }
 
+/// A finite angle within [-PI, PI], with a little slack for rounding (e.g. `deg_to_rad(180.0)` in `f32`): anything
+/// else is a mistake (often degrees passed as radians), refused rather than clamped.
+fn angle_ok(angle: f32) -> bool {
+    angle.abs() <= PI + 1e-3
+}
+
 /// One bone's limit as the inspector edits it: kept even while disabled, so toggling loses nothing.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Slot {
@@ -96,9 +102,10 @@ impl AngleLimits {
     /// to pass, and changes nothing.
     pub fn set(&mut self, index: i64, min: f32, max: f32, bones: Option<usize>) -> bool {
         let Some(index) = checked_index(index, bones) else { return false };
-        if !(min.is_finite() && max.is_finite() && min <= max) {
+        if !(angle_ok(min) && angle_ok(max) && min <= max) {
             godot_error!(
-                "set_angle_limits: min_angle ({min}) must not exceed max_angle ({max}); both are radians in [-PI, PI]"
+                "set_angle_limits: min_angle ({min}) and max_angle ({max}) must be radians in [-PI, PI] with \
+                 min_angle <= max_angle (degrees? use deg_to_rad()); the limit is unchanged"
             );
             return false;
         }
@@ -186,8 +193,20 @@ impl AngleLimits {
         let slot = self.slot_mut(index);
         match field {
             Field::Enabled => slot.enabled = value.try_to::<bool>().unwrap_or(false),
-            Field::Min => slot.min = value.try_to::<f32>().unwrap_or(slot.min).clamp(-PI, PI),
-            Field::Max => slot.max = value.try_to::<f32>().unwrap_or(slot.max).clamp(-PI, PI),
+            Field::Min | Field::Max => {
+                let current = if matches!(field, Field::Min) { slot.min } else { slot.max };
+                // A float, or an int from a script; anything else is not an angle.
+                let angle = value.try_to::<f64>().or_else(|_| value.try_to::<i64>().map(|i| i as f64));
+                let angle = angle.map_or(f32::NAN, |a| a as f32);
+                if !angle_ok(angle) {
+                    godot_error!(
+                        "angle_limits/bone_{index}: {value} is not an angle in radians within [-PI, PI]; kept {current}"
+                    );
+                    return true;
+                }
+                let angle = angle.clamp(-PI, PI);
+                if matches!(field, Field::Min) { slot.min = angle } else { slot.max = angle }
+            }
         }
         self.refresh();
         true

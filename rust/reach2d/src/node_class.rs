@@ -131,14 +131,19 @@ macro_rules! ik_node {
             #[init(val = true)]
             enabled: bool,
             /// How much of the solved pose is applied: each bone's written rotation is
-            /// [code]lerp_angle(input, solved, weight)[/code], where input is its rotation before the solve.
+            /// [code]lerp_angle(input, solved, weight)[/code], where input is its rotation before the solve. A value
+            /// outside [0, 1] (or NaN) is an error and is ignored.
             #[export(range = (0.0, 1.0, 0.01))]
+            #[var(set = set_weight)]
             #[init(val = 1.0)]
             weight: f32,
             /// When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), every physics
             /// frame ([constant UPDATE_PHYSICS]), or only when [method solve] is called ([constant UPDATE_MANUAL]).
-            #[export]
-            update_mode: $crate::common::UpdateMode,
+            /// Any other value is an error and is ignored.
+            // An i64 with an enum hint, validated in its setter: see `checked.rs` for why (and for later enums).
+            #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+            #[var(set = set_update_mode)]
+            update_mode: i64,
             /// Show the solve in the editor while you edit. Saving a scene always stores your own bone rotations.
             #[export]
             #[init(val = true)]
@@ -158,7 +163,26 @@ macro_rules! ik_node {
         }
 
         #[godot_api]
-        impl $class {}
+        impl $class {
+            /// Sets [member weight]: a value outside [0, 1] (or NaN) prints an error and keeps the current one.
+            #[func]
+            fn set_weight(&mut self, value: f32) {
+                let class = stringify!($class);
+                if let Some(v) = $crate::checked::float_value(class, "weight", f64::from(value), 0.0, 1.0) {
+                    self.weight = v as f32;
+                }
+            }
+
+            /// Sets [member update_mode]: anything but [constant UPDATE_PROCESS], [constant UPDATE_PHYSICS] or
+            /// [constant UPDATE_MANUAL] prints an error and keeps the current mode.
+            #[func]
+            fn set_update_mode(&mut self, value: i64) {
+                let names = $crate::common::UpdateMode::NAMES;
+                if let Some(v) = $crate::checked::enum_value(stringify!($class), "update_mode", value, &names) {
+                    self.update_mode = v;
+                }
+            }
+        }
 
         impl $class {
             /// Checks the setup without touching any bone: returns the target's global position once the bones
@@ -232,7 +256,12 @@ macro_rules! ik_node_class {
                 $crate::common::counted(|| self.limits.get_property(&property))
             }
             fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-                $crate::common::counted(|| self.limits.set_property(&property, &value))
+                $crate::common::counted(|| {
+                    let name = GString::from(&property);
+                    // Refused numbers stop here (one error, value kept); Godot runs the property's setter otherwise.
+                    $crate::checked::refuse(stringify!($class), name.chars(), &value)
+                        || self.limits.set_property(&property, &value)
+                })
             }
             fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
                 $crate::limits::AngleLimits::property_revert(&property)
@@ -281,7 +310,9 @@ macro_rules! ik_node_api {
             /// Why the node could not solve at its last attempt, in the words of its configuration warning; empty
             /// when the setup was valid.
             #[func]
-            pub fn get_setup_warning(&self) -> GString {
+            pub fn get_setup_warning(&mut self) -> GString {
+                // Checked now, not at the last solve: a node that never solved (manual mode) says what is wrong too.
+                $crate::common::check_now(self);
                 $crate::common::configuration_warnings(self).get(0).unwrap_or_default()
             }
 
@@ -307,7 +338,7 @@ macro_rules! ik_node_api {
                 self.enabled
             }
             fn update_mode(&self) -> $crate::common::UpdateMode {
-                self.update_mode
+                $crate::common::UpdateMode::from_i64(self.update_mode).unwrap_or_default()
             }
             fn editor_preview(&self) -> bool {
                 self.editor_preview

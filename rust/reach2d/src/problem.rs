@@ -25,10 +25,17 @@ pub enum Problem {
     BoneOutsideTree,
     PoseNotFinite,
     SpringForceNotFinite,
+    /// The skeleton, an ancestor or a bone of the chain has a zero scale (on one axis or both).
+    ZeroScale,
     Solver(SolveError),
 }
 
 impl Problem {
+    /// `true` for problems only a solve can find (in the pose it reads or the solver's answer), not a setup check.
+    pub fn found_by_solving(self) -> bool {
+        matches!(self, Self::PoseNotFinite | Self::ZeroScale | Self::Solver(_))
+    }
+
     /// A sentence that says what is wrong and what to do about it.
     pub fn message(self) -> String {
         match self {
@@ -47,6 +54,7 @@ impl Problem {
             Self::BoneOutsideTree => "The bones are not inside the scene tree.".into(),
             Self::PoseNotFinite => "The bones' transforms are NaN or infinite (a zero scale?): the bones keep their pose until they are finite again.".into(),
             Self::SpringForceNotFinite => "`gravity` or `external_force` is NaN or infinite: give finite vectors in pixels per second squared.".into(),
+            Self::ZeroScale => "The skeleton, an ancestor or a bone of the chain has a zero scale (on one axis or both): the chain has collapsed, so the bones keep their last pose until the scale is non-zero again.".into(),
             Self::Solver(error) => format!("The solver rejected the chain: {error}."),
         }
     }

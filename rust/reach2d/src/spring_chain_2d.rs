@@ -55,14 +55,19 @@ pub struct SpringChain2D {
     #[init(val = true)]
     enabled: bool,
     /// How much of the simulated pose is applied: each bone's written rotation is
-    /// [code]lerp_angle(input, simulated, weight)[/code], where input is its rotation before the step.
+    /// [code]lerp_angle(input, simulated, weight)[/code], where input is its rotation before the step. A value
+    /// outside [0, 1] (or NaN) is an error and is ignored.
     #[export(range = (0.0, 1.0, 0.01))]
+    #[var(set = set_weight)]
     #[init(val = 1.0)]
     weight: f32,
     /// When the node steps by itself: every process frame ([constant UPDATE_PROCESS]), every physics frame
     /// ([constant UPDATE_PHYSICS]), or only when [method advance] or [method solve] is called ([constant UPDATE_MANUAL]).
-    #[export]
-    update_mode: UpdateMode,
+    /// Any other value is an error and is ignored.
+    // An i64 with an enum hint, validated in its setter: see `checked.rs`.
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    #[var(set = set_update_mode)]
+    update_mode: i64,
     /// Simulate in the editor while you edit. Saving a scene always stores your own bone rotations.
     #[export]
     #[init(val = true)]
@@ -139,6 +144,24 @@ struct SpringRuntime {
 
 #[godot_api]
 impl SpringChain2D {
+    /// Sets [member weight]: a value outside [0, 1] (or NaN) prints an error and keeps the current one.
+    #[func]
+    fn set_weight(&mut self, value: f32) {
+        if let Some(v) = crate::checked::float_value("SpringChain2D", "weight", f64::from(value), 0.0, 1.0) {
+            self.weight = v as f32;
+        }
+    }
+
+    /// Sets [member update_mode]: anything but [constant UPDATE_PROCESS], [constant UPDATE_PHYSICS] or
+    /// [constant UPDATE_MANUAL] prints an error and keeps the current mode.
+    #[func]
+    fn set_update_mode(&mut self, value: i64) {
+        let names = UpdateMode::NAMES;
+        if let Some(v) = crate::checked::enum_value("SpringChain2D", "update_mode", value, &names) {
+            self.update_mode = v;
+        }
+    }
+
     /// [member update_mode]: step every process frame (the default).
     #[constant]
     pub const UPDATE_PROCESS: i32 = 0;

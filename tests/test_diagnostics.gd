@@ -1,0 +1,78 @@
+extends "res://lib/test_case.gd"
+## Diagnostics from the start: the setup warning says what is wrong as soon as the node enters the tree or a property
+## changes (not only after a solve attempt), and a collapsed (zero-scale) skeleton or bone is reported once while
+## the bones keep their last good pose.
+
+const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+
+
+class CountingLogger extends Logger:
+	var messages: PackedStringArray = []
+	var mutex := Mutex.new()
+
+	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
+		mutex.lock()
+		messages.append(rationale if rationale != "" else code)
+		mutex.unlock()
+
+
+func test_a_manual_node_that_never_solved_says_what_is_wrong() -> void:
+	for klass in CLASSES:
+		var skeleton := make_chain([40.0, 30.0, 20.0])
+		var ik: Node2D = ClassDB.instantiate(klass)
+		ik.update_mode = 2
+		add_child(ik)
+		await get_tree().process_frame
+		expect("target" in ik.get_setup_warning(), "%s without a target, never solved: the warning says so (%s)" % [klass, ik.get_setup_warning()])
+		ik.target = make_target(Vector2(430, 340))
+		var bone_word := "bone"
+		expect(bone_word in ik.get_setup_warning(), "%s with a target but no bones: the warning asks for the bones (%s)" % [klass, ik.get_setup_warning()])
+		var bones := bones_of(skeleton)
+		if klass == "LookAt2D":
+			ik.bone = bones[0]
+		else:
+			ik.root_bone = bones[0]
+			ik.tip_bone = bones[1] if klass == "TwoBoneIk2D" else bones[2]
+		expect(ik.get_setup_warning() == "", "%s fully set up: no warning before any solve (%s)" % [klass, ik.get_setup_warning()])
+		expect(ik.last_error == -1.0, "%s: still never solved" % klass)
+		for node in [ik, skeleton]:
+			node.free()
+
+
+func test_zero_scale_is_reported_once_and_the_pose_kept() -> void:
+	var logger := CountingLogger.new()
+	OS.add_logger(logger)
+	for klass in CLASSES:
+		for where in ["skeleton", "bone"]:
+			for s in [Vector2.ZERO, Vector2(0, 1), Vector2(1, 0)]:
+				var skeleton := make_chain([40.0, 30.0, 20.0], [0.3, -0.4, 0.2])
+				var bones := bones_of(skeleton)
+				var target := make_target(Vector2(440, 350))
+				var ik := make_ik(klass, skeleton, target, 0, 1 if klass == "TwoBoneIk2D" else 2, 0)
+				for i in 3:
+					await get_tree().process_frame
+				var good := rotations_of(bones)
+				logger.messages.clear()
+				if where == "skeleton":
+					skeleton.scale = s
+				else:
+					bones[0].scale = s
+				for i in 10:
+					target.position += Vector2(2, -1)
+					await get_tree().process_frame
+				var label := "%s, %s scale %s" % [klass, where, s]
+				var zero := Array(logger.messages).filter(func(m): return "zero scale" in m)
+				expect(zero.size() == 1, "%s: reported once in 10 frames (got %d: %s)" % [label, zero.size(), logger.messages])
+				expect(rotations_of(bones) == good, "%s: the last good pose is kept" % label)
+				expect("zero scale" in ik.get_setup_warning(), "%s: the warning says why (%s)" % [label, ik.get_setup_warning()])
+				# Back to a normal scale: it solves again.
+				if where == "skeleton":
+					skeleton.scale = Vector2.ONE
+				else:
+					bones[0].scale = Vector2.ONE
+				await get_tree().process_frame
+				await get_tree().process_frame
+				expect(ik.get_setup_warning() == "", "%s: the warning clears once the scale is back" % label)
+				for node in [ik, target, skeleton]:
+					node.free()
+	OS.remove_logger(logger)
