@@ -4,13 +4,12 @@ extends SceneTree
 ## end; it must not grow. Every bone is checked for NaN, and no error may be printed. Not part of `cargo xtask test`
 ## (it runs for tens of minutes); run it with
 ##
-##     cargo xtask build && cargo xtask godot -- --headless --path tests -s res://soak/soak.gd [-- --chains 1000 --frames 100000]
+##     cargo xtask build && cargo xtask godot -- --headless --path tests -s res://soak/soak.gd [-- --chains 1000 --frames 100000 --warmup 600]
 ##
 ## and read the `SOAK` lines (figures in tests/README.md). Exits 0 when every check held, 1 otherwise.
 
 const Rig := preload("res://lib/rig.gd")
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
-const WARMUP_FRAMES := 600
 ## Largest growth accepted between the warm-up sample and the end: allocator noise, not a leak (a leak of even
 ## 8 bytes per chain per 1000 frames would be 800 KB here).
 const MAX_STATIC_GROWTH := 64 * 1024
@@ -18,6 +17,8 @@ const MAX_RSS_GROWTH_KB := 4096
 
 var chains := 1000
 var frames := 100000
+## Frames before the first memory sample (buffers sized, caches warm).
+var warmup := 600
 var rigs: Array = []
 var errors := 0
 var logger: SoakLogger
@@ -43,6 +44,8 @@ func _initialize() -> void:
 			chains = int(args[i + 1])
 		elif args[i] == "--frames":
 			frames = int(args[i + 1])
+		elif args[i] == "--warmup":
+			warmup = int(args[i + 1])
 	logger = SoakLogger.new()
 	OS.add_logger(logger)
 	_run()
@@ -126,9 +129,9 @@ func _run() -> void:
 	for frame in frames:
 		animate(frame)
 		await process_frame
-		if frame == WARMUP_FRAMES:
+		if frame == warmup:
 			before = sample("start", frame)
-		elif frame > WARMUP_FRAMES and frame % 10000 == 0:
+		elif frame > warmup and frame % 10000 == 0:
 			sample("at", frame)
 			if not all_finite():
 				print("SOAK FAIL: a bone holds NaN at frame %d" % frame)
