@@ -91,7 +91,8 @@ pub fn solve_two_bone(
 /// units, `>= 0`). Below `reach - softness` the distance is returned unchanged; from there to
 /// `reach + softness` it eases quadratically into `reach`; beyond, it is `reach` (still straight
 /// toward the target). Continuous with a continuous first derivative. `softness <= 0` or a
-/// non-finite input returns `distance` unchanged. Never panics.
+/// non-finite input returns `distance` unchanged; a softness beyond `reach` acts as `reach` (the
+/// result never goes below 0). Never panics.
 ///
 /// ```
 /// use reach2d_core::soften_reach;
@@ -103,6 +104,11 @@ pub fn solve_two_bone(
 #[must_use]
 pub fn soften_reach(distance: f32, reach: f32, softness: f32) -> f32 {
     if !(softness > 0.0 && distance.is_finite() && reach.is_finite() && softness.is_finite()) {
+        return distance;
+    }
+    // Softer than the whole reach would ease past the root (1e30 gave a target 2.5e29 behind it).
+    let softness = softness.min(reach.max(0.0));
+    if softness <= 0.0 {
         return distance;
     }
     let over = distance - (reach - softness);
@@ -137,5 +143,10 @@ mod soften_tests {
         assert_eq!(soften_reach(reach + softness, reach, softness), reach);
         assert_eq!(soften_reach(70.0, reach, 0.0), 70.0);
         assert!(soften_reach(f32::NAN, reach, softness).is_nan());
+        // A softness beyond the reach (a script's 1e30) acts as the reach: never below 0, never past the reach.
+        for d in [0.0, 50.0, 100.0, 150.0] {
+            let s = soften_reach(d, reach, 1e30);
+            assert!((0.0..=reach).contains(&s) && s <= d + 1e-4, "softness 1e30 at {d}: {s}");
+        }
     }
 }
