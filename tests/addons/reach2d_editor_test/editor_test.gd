@@ -59,9 +59,16 @@ func _run() -> void:
 	DirAccess.copy_absolute(ProjectSettings.globalize_path(FIXTURE), ProjectSettings.globalize_path(COPY))
 	EditorInterface.get_resource_filesystem().update_file(COPY)
 	EditorInterface.open_scene_from_path(COPY)
-	for i in 30:
+	# Opening takes a variable number of frames on a busy machine: wait for it (bounded), then let the preview run.
+	var root: Node = null
+	for i in 600:
 		await get_tree().process_frame
-	var root := EditorInterface.get_edited_scene_root()
+		root = EditorInterface.get_edited_scene_root()
+		if root != null and root.scene_file_path == COPY:
+			break
+	for i in 10:
+		await get_tree().process_frame
+	root = EditorInterface.get_edited_scene_root()
 	if root == null or root.scene_file_path != COPY:
 		print("TEST FAIL editor::save_roundtrip: the scene did not open")
 		_finish()
