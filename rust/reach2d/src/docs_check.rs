@@ -6,11 +6,17 @@ fn every_documented_item_has_text() {
     let docs: Vec<String> = godot::docs::__gather_xml_docs().collect();
     let mut classes = Vec::new();
     let mut missing = Vec::new();
+    let mut residue = Vec::new();
     let mut checked = 0;
     for xml in &docs {
         let class = between(xml, "<class name=\"", "\"").unwrap_or("?").to_string();
         if between(xml, "<brief_description>", "</brief_description>").is_none_or(|t| t.trim().is_empty()) {
             missing.push(format!("{class}: class description"));
+        }
+        for (open, close) in [("<brief_description>", "</brief_description>"), ("<description>", "</description>")] {
+            if let Some(text) = between(xml, open, close) {
+                check_source_residue(&format!("{class}: class {open}"), text, &mut residue);
+            }
         }
         for (open, close) in [("<member ", "</member>"), ("<method ", "</method>"), ("<constant ", "</constant>")] {
             let mut rest = xml.as_str();
@@ -23,6 +29,7 @@ fn every_documented_item_has_text() {
                 if text.trim().is_empty() {
                     missing.push(format!("{class}.{name}"));
                 }
+                check_source_residue(&format!("{class}.{name}"), &text, &mut residue);
                 checked += 1;
                 rest = &rest[end..];
             }
@@ -34,8 +41,20 @@ fn every_documented_item_has_text() {
         assert!(classes.iter().any(|c| c == class), "{class} has no docs; found {classes:?}");
     }
     assert!(missing.is_empty(), "items without help text: {missing:#?}");
+    assert!(residue.is_empty(), "help text that shows Rust source (string quotes) instead of text: {residue:#?}");
     // 5 classes x (10+ members, 5 methods, 3 constants): make sure the XML was actually read.
     assert!(checked >= 5 * 18, "only {checked} documented items found");
+}
+
+/// Records `item` when its help text is Rust source rather than the string's value: a literal that reached the
+/// docs derive as a token (wrapped by a `literal` macro fragment) keeps its `r"` prefix and quotes (`&quot;`).
+fn check_source_residue(item: &str, text: &str, residue: &mut Vec<String>) {
+    let text = text.trim();
+    let raw_prefix = ["r\"", "r#", "r&quot;"].iter().any(|p| text.starts_with(p));
+    let quoted_end = text.starts_with("&quot;") || text.ends_with("&quot;") || text.ends_with("\"#");
+    if raw_prefix || quoted_end || text.contains("\\n") {
+        residue.push(format!("{item}: {}", text.chars().take(60).collect::<String>()));
+    }
 }
 
 fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {

@@ -11,7 +11,8 @@
 ///   root's direct child), with their own help text and any further fields of the class right after them;
 /// - `single { /// help bone }` — one `bone`.
 ///
-/// Help text passes as doc comments (tokens), not literals: a literal would reach the help with its quotes.
+/// Help text passes as `tt` tokens (doc comments or string literals), never as `literal` fragments: those reach
+/// the help as source text, with their quotes.
 /// `Bone2D` and `Node2D` must be in scope where it is used.
 ///
 /// `solver { .. }` fields come after the shared settings; `target`, `last_error` and `last_iterations` take the
@@ -19,17 +20,17 @@
 /// bones are resolved, and implements the shared API ([`ik_node_class`]).
 macro_rules! ik_node {
     (
-        $(#[doc = $doc:literal])*
+        $(#$doc:tt)*
         pub struct $class:ident {
-            target: $target_doc:literal,
+            target: $target_doc:tt,
             bones: chain,
             solver { $($solver:tt)* }
-            last_error: $last_error_doc:literal,
-            last_iterations: $last_iterations_doc:literal,
+            last_error: $last_error_doc:tt,
+            last_iterations: $last_iterations_doc:tt,
         }
     ) => {
         $crate::node_class::ik_node! {
-            @class $(#[doc = $doc])*
+            @class $(#$doc)*
             pub struct $class {
                 target: $target_doc,
                 bones {
@@ -48,17 +49,17 @@ macro_rules! ik_node {
         }
     };
     (
-        $(#[doc = $doc:literal])*
+        $(#$doc:tt)*
         pub struct $class:ident {
-            target: $target_doc:literal,
+            target: $target_doc:tt,
             bones: limb { $(#$root_doc:tt)* root_bone, $(#$tip_doc:tt)* tip_bone, $($more:tt)* }
             solver { $($solver:tt)* }
-            last_error: $last_error_doc:literal,
-            last_iterations: $last_iterations_doc:literal,
+            last_error: $last_error_doc:tt,
+            last_iterations: $last_iterations_doc:tt,
         }
     ) => {
         $crate::node_class::ik_node! {
-            @class $(#[doc = $doc])*
+            @class $(#$doc)*
             pub struct $class {
                 target: $target_doc,
                 bones {
@@ -78,17 +79,17 @@ macro_rules! ik_node {
         }
     };
     (
-        $(#[doc = $doc:literal])*
+        $(#$doc:tt)*
         pub struct $class:ident {
-            target: $target_doc:literal,
+            target: $target_doc:tt,
             bones: single { $(#$bone_doc:tt)* bone }
             solver { $($solver:tt)* }
-            last_error: $last_error_doc:literal,
-            last_iterations: $last_iterations_doc:literal,
+            last_error: $last_error_doc:tt,
+            last_iterations: $last_iterations_doc:tt,
         }
     ) => {
         $crate::node_class::ik_node! {
-            @class $(#[doc = $doc])*
+            @class $(#$doc)*
             pub struct $class {
                 target: $target_doc,
                 bones {
@@ -107,18 +108,19 @@ macro_rules! ik_node {
         }
     };
     (
-        @class $(#[doc = $doc:literal])*
+        @class $(#$doc:tt)*
         pub struct $class:ident {
-            target: $target_doc:literal,
+            target: $target_doc:tt,
             bones { $($bones:tt)* }
             ensure($this:ident) $ensure:block
             solver { $($solver:tt)* }
-            last_error: $last_error_doc:literal,
-            last_iterations: $last_iterations_doc:literal,
+            last_error: $last_error_doc:tt,
+            last_iterations: $last_iterations_doc:tt,
         }
     ) => {
-        // Doc comments pass as literals: a `meta` fragment would be opaque to the derive that collects the help.
-        $(#[doc = $doc])*
+        // Help text passes as `tt`, never `literal` or `meta`: those fragments reach the derive that collects the
+        // help wrapped in an invisible group, which it prints as source text (`r" ..."`, quotes and all).
+        $(#$doc)*
         #[derive(GodotClass)]
         #[class(init, tool, base = Node2D)]
         pub struct $class {
