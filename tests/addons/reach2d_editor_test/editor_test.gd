@@ -114,6 +114,7 @@ func _run() -> void:
 	for i in 3:
 		await get_tree().process_frame
 	expect(ik.get_setup_warning() == "", "the warning clears once the target is set (%s)" % ik.get_setup_warning())
+	await _test_bake_button(root, ik)
 	var shot := OS.get_environment("REACH2D_EDITOR_SCREENSHOT")
 	if shot != "":
 		# With a real renderer (cargo xtask screenshots): the 2D editor with the chain's gizmo.
@@ -130,6 +131,65 @@ func _run() -> void:
 	else:
 		print("TEST FAIL editor::save_roundtrip: " + " | ".join(failures))
 	_finish()
+
+
+## The Reach2D tools plugin (addons/reach2d/plugin.cfg, enabled in tests/project.godot): its inspector's Bake button,
+## pressed on the IK node, bakes into a copy through the editor's undo history; undo removes it, redo brings it back.
+func _test_bake_button(root: Node, ik: Node2D) -> void:
+	var player := AnimationPlayer.new()
+	player.name = "Player"
+	var animation := Animation.new()
+	animation.length = 1.0
+	animation.step = 0.1
+	var track := animation.add_track(Animation.TYPE_VALUE)
+	animation.track_set_path(track, "Target:position")
+	animation.track_insert_key(track, 0.0, Vector2(480, 420))
+	animation.track_insert_key(track, 1.0, Vector2(560, 300))
+	var library := AnimationLibrary.new()
+	library.add_animation("reach", animation)
+	player.add_animation_library("", library)
+	root.add_child(player)
+	player.owner = root
+	EditorInterface.edit_node(ik)
+	for i in 5:
+		await get_tree().process_frame
+	var panels := EditorInterface.get_inspector().find_children("Reach2DBake", "", true, false)
+	if not expect_true(panels.size() == 1, "the inspector of the IK node shows the Reach2D bake section (found %d)" % panels.size()):
+		return
+	var button: Button = panels[0].find_child("BakeButton", true, false)
+	expect(button != null and not button.disabled, "the Bake button is there and enabled")
+	if button == null:
+		return
+	button.pressed.emit()
+	var baked: Animation = library.get_animation("reach_ik") if library.has_animation("reach_ik") else null
+	if not expect_true(baked != null, "the Bake button baked into a copy 'reach_ik' (library holds %s)" % [library.get_animation_list()]):
+		return
+	var bones := bones_in(root)
+	expect(baked.get_track_count() == 1 + bones.size() and baked.track_get_key_count(1) == 11, "the copy keys each of the 3 bones 11 times (%d tracks)" % baked.get_track_count())
+	expect(animation.get_track_count() == 1, "the original animation is untouched")
+	# Replayed with the IK off, the last key puts the chain's end on the target's last position.
+	ik.enabled = false
+	ik.editor_preview = false
+	player.assigned_animation = "reach_ik"
+	player.seek(1.0, true)
+	var tip: Bone2D = bones[2]
+	var end := tip.global_transform * Vector2(tip.get_length(), 0)
+	expect(end.distance_to(Vector2(560, 300)) < ik.tolerance + 0.01, "the baked pose reaches the target (end %s)" % end)
+	var history := EditorInterface.get_editor_undo_redo()
+	var undo := history.get_history_undo_redo(history.get_object_history_id(player))
+	undo.undo()
+	expect(not library.has_animation("reach_ik"), "undo removes the baked copy")
+	undo.redo()
+	expect(library.has_animation("reach_ik"), "redo brings it back")
+	player.assigned_animation = "reach"
+	ik.enabled = true
+	ik.editor_preview = true
+	print("editor bake button: %d tracks x %d keys in 'reach_ik', end at %s, undo/redo ok" % [baked.get_track_count(), baked.track_get_key_count(1), end])
+
+
+func expect_true(condition: bool, message: String) -> bool:
+	expect(condition, message)
+	return condition
 
 
 func _finish() -> void:

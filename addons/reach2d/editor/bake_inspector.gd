@@ -1,0 +1,111 @@
+@tool
+extends EditorInspectorPlugin
+## The inspector section of a Reach2D IK node that bakes its IK into an animation of an AnimationPlayer of the edited
+## scene (editor/bake.gd does the work), into a copy or, after a confirmation, into the animation itself.
+
+const Bake := preload("res://addons/reach2d/editor/bake.gd")
+const IK_CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+
+var undo_redo: EditorUndoRedoManager
+
+
+func _can_handle(object: Object) -> bool:
+	return object is Node2D and IK_CLASSES.has(object.get_class())
+
+
+func _parse_begin(object: Object) -> void:
+	add_custom_control(make_panel(object as Node2D))
+
+
+## The section for [param ik]: a choice of "player: animation", the sampling step, "into a copy" and the button.
+func make_panel(ik: Node2D) -> Control:
+	var panel := VBoxContainer.new()
+	panel.name = "Reach2DBake"
+	var title := Label.new()
+	title.text = "Bake IK to Animation"
+	title.tooltip_text = "Sample an animation with this IK node solving and key the solved bone rotations."
+	panel.add_child(title)
+	var choice := OptionButton.new()
+	choice.name = "Animation"
+	var entries := []  # [player, animation name] per item
+	var scene := EditorInterface.get_edited_scene_root()
+	if scene != null:
+		var players := scene.find_children("*", "AnimationPlayer", true, false)
+		if scene is AnimationPlayer:
+			players.push_front(scene)
+		for player: AnimationPlayer in players:
+			for animation_name in player.get_animation_list():
+				if animation_name == &"RESET":
+					continue
+				choice.add_item("%s: %s" % [player.name, animation_name])
+				entries.append([player, animation_name])
+	panel.add_child(choice)
+	var row := HBoxContainer.new()
+	var step_label := Label.new()
+	step_label.text = "Step"
+	row.add_child(step_label)
+	var step := SpinBox.new()
+	step.name = "Step"
+	step.min_value = 0.0
+	step.max_value = 1.0
+	step.step = 0.001
+	step.suffix = "s"
+	step.tooltip_text = "Seconds between keys; 0 uses the animation's own step (its snap / frame rate)."
+	step.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	row.add_child(step)
+	var copy := CheckBox.new()
+	copy.name = "IntoCopy"
+	copy.text = "Into a copy"
+	copy.button_pressed = true
+	copy.tooltip_text = "Bake into a new animation '<name>_ik' and leave the original untouched."
+	row.add_child(copy)
+	panel.add_child(row)
+	var button := Button.new()
+	button.name = "BakeButton"
+	button.text = "Bake"
+	button.disabled = entries.is_empty()
+	button.tooltip_text = "No AnimationPlayer with animations in this scene." if entries.is_empty() else "Bake the chosen animation."
+	button.pressed.connect(func():
+		if choice.selected < 0:
+			return
+		var player: AnimationPlayer = entries[choice.selected][0]
+		var animation_name: StringName = entries[choice.selected][1]
+		if copy.button_pressed:
+			bake(ik, player, animation_name, step.value, free_name(player, animation_name))
+		else:
+			confirm_in_place(panel, ik, player, animation_name, step.value))
+	panel.add_child(button)
+	return panel
+
+
+## Bakes through the editor's undo history and reports the result in the output panel.
+func bake(ik: Node2D, player: AnimationPlayer, animation_name: StringName, step: float, into: StringName) -> Dictionary:
+	var result := Bake.bake_to_animation(ik, player, animation_name, step, into, undo_redo)
+	if result["ok"]:
+		print("Reach2D: baked %s into '%s': %d keys for each of %d bones." % [ik.name, result["animation"], result["keys"], result["bones"]])
+	return result
+
+
+## Baking into the animation itself replaces keys: ask first (the bake can still be undone).
+func confirm_in_place(owner: Control, ik: Node2D, player: AnimationPlayer, animation_name: StringName, step: float) -> void:
+	var dialog := ConfirmationDialog.new()
+	dialog.name = "ConfirmBake"
+	dialog.dialog_text = "Replace the rotation keys of %s's bones in '%s' with the baked IK pose?\n(Edit > Undo restores them.)" % [ik.name, animation_name]
+	dialog.confirmed.connect(func(): bake(ik, player, animation_name, step, &""))
+	dialog.visibility_changed.connect(func():
+		if not dialog.visible:
+			dialog.queue_free())
+	owner.add_child(dialog)
+	dialog.popup_centered()
+
+
+## "<name>_ik", or "<name>_ik2", ... : a name not yet used in the animation's library.
+static func free_name(player: AnimationPlayer, animation_name: StringName) -> StringName:
+	var library := player.get_animation_library(player.find_animation_library(player.get_animation(animation_name)))
+	var base := String(animation_name).get_slice("/", String(animation_name).get_slice_count("/") - 1) + "_ik"
+	var candidate := base
+	var n := 2
+	while library.has_animation(candidate):
+		candidate = "%s%d" % [base, n]
+		n += 1
+	return StringName(candidate)
