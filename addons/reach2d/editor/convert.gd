@@ -1,0 +1,214 @@
+@tool
+extends RefCounted
+## Converts a Skeleton2D's built-in SkeletonModificationStack2D into Reach2D nodes: each FABRIK, CCDIK, TwoBoneIK
+## and LookAt modification becomes a FabrikChain2D, CcdChain2D, TwoBoneIk2D or LookAt2D with the same target, bones,
+## angle limits and bend side, and is disabled. Works from scripts without the editor plugin:
+##
+##     const Convert := preload("res://addons/reach2d/editor/convert.gd")
+##     var result := Convert.convert_modifications($Skeleton2D)
+##     for line in result["notes"]: print(line)
+
+## Built-in angles live in [0, TAU) once Godot's clamp has mapped them (SkeletonModification2D.clamp_angle).
+const SEAM := PI
+
+
+## Creates a Reach2D node for every enabled FABRIK, CCDIK, TwoBoneIK or LookAt modification of
+## [param skeleton]'s stack, as a sibling after the skeleton (its child when the skeleton is the scene root), owned
+## by the skeleton's owner so it saves with the scene, and disables each converted modification. With
+## [param undo_redo] (an [EditorUndoRedoManager]) it is one undoable action.
+##
+## Returns [code]{ok, nodes = [created nodes], notes = [what was not carried over, one line each]}[/code];
+## [code]ok[/code] is [code]false[/code] with a note when there is nothing to convert.
+static func convert_modifications(skeleton: Skeleton2D, undo_redo: Object = null) -> Dictionary:
+	var notes := PackedStringArray()
+	var stack := skeleton.get_modification_stack() if skeleton != null else null
+	if stack == null or stack.get_modification_count() == 0:
+		notes.append("convert: the Skeleton2D has no SkeletonModificationStack2D with modifications")
+		return {"ok": false, "nodes": [], "notes": notes}
+	var parent: Node = skeleton.get_parent()
+	var owner: Node = skeleton.owner
+	var is_scene_root := skeleton.is_inside_tree() and skeleton == skeleton.get_tree().edited_scene_root
+	if parent == null or is_scene_root:
+		parent = skeleton
+		owner = skeleton
+	var made := []  # [node, modification]
+	for i in stack.get_modification_count():
+		var modification := stack.get_modification(i)
+		if modification == null:
+			continue
+		var label := "modification %d (%s)" % [i, modification.get_class()]
+		if not modification.enabled:
+			notes.append("%s: disabled, left as it is" % label)
+			continue
+		var node: Node2D = null
+		if modification is SkeletonModification2DFABRIK:
+			node = _from_fabrik(skeleton, modification, label, notes)
+		elif modification is SkeletonModification2DCCDIK:
+			node = _from_ccdik(skeleton, modification, label, notes)
+		elif modification is SkeletonModification2DTwoBoneIK:
+			node = _from_two_bone(skeleton, modification, label, notes)
+		elif modification is SkeletonModification2DLookAt:
+			node = _from_look_at(skeleton, modification, label, notes)
+		else:
+			notes.append("%s: no Reach2D equivalent (jiggle, physical bones and stacks stay as they are)" % label)
+			continue
+		if node != null:
+			node.name = "%s_%s" % [skeleton.name, node.get_class()]
+			made.append([node, modification])
+	if made.is_empty():
+		return {"ok": false, "nodes": [], "notes": notes}
+	var nodes := []
+	if undo_redo != null:
+		undo_redo.create_action("Convert %s's modifications to Reach2D nodes" % skeleton.name, UndoRedo.MERGE_DISABLE, skeleton)
+	for pair in made:
+		var node: Node2D = pair[0]
+		nodes.append(node)
+		if undo_redo != null:
+			undo_redo.add_do_method(parent, &"add_child", node, true)
+			undo_redo.add_do_method(node, &"set_owner", owner)
+			undo_redo.add_do_reference(node)
+			undo_redo.add_do_property(pair[1], &"enabled", false)
+			undo_redo.add_undo_method(parent, &"remove_child", node)
+			undo_redo.add_undo_property(pair[1], &"enabled", true)
+		else:
+			parent.add_child(node, true)
+			node.owner = owner
+			pair[1].enabled = false
+	if undo_redo != null:
+		undo_redo.commit_action()
+	return {"ok": true, "nodes": nodes, "notes": notes}
+
+
+## The Reach2D limit [min, max] (radians in [-PI, PI], on the bone's local rotation) that allows what Godot's
+## clamp_angle allows for ([param min_angle], [param max_angle], [param invert]), or an empty array when no single
+## arc in [-PI, PI] does. Godot maps angles and both bounds to [0, TAU) and orders the bounds before clamping, so a
+## negative bound changes the allowed arc: [-1, 0.5] allows [0.5, TAU - 1] unless inverted.
+static func limit_from_constraint(min_angle: float, max_angle: float, invert: bool) -> Array:
+	var lo := fposmod(min_angle, TAU)
+	var hi := fposmod(max_angle, TAU)
+	if lo > hi:
+		var swap := lo
+		lo = hi
+		hi = swap
+	var from := hi if invert else lo
+	var to := lo + TAU if invert else hi
+	for shift in [0.0, -TAU]:
+		if from + shift >= -SEAM - 1e-6 and to + shift <= SEAM + 1e-6:
+			return [maxf(from + shift, -PI), minf(to + shift, PI)]
+	return []
+
+
+## The bone a joint names: its Bone2D path (relative to the skeleton), else its bone index.
+static func _joint_bone(skeleton: Skeleton2D, path: NodePath, index: int) -> Bone2D:
+	if not path.is_empty():
+		var node := skeleton.get_node_or_null(path)
+		if node is Bone2D:
+			return node
+	if index >= 0 and index < skeleton.get_bone_count():
+		return skeleton.get_bone(index)
+	return null
+
+
+## True when each of [param bones] is the parent of the next: the only chain shape Reach2D nodes drive.
+static func _is_chain(bones: Array) -> bool:
+	for i in range(1, bones.size()):
+		if bones[i] == null or bones[i].get_parent() != bones[i - 1]:
+			return false
+	return not bones.is_empty() and bones[0] != null
+
+
+static func _target(skeleton: Skeleton2D, modification: Object, label: String, notes: PackedStringArray) -> Node2D:
+	var target := skeleton.get_node_or_null(modification.get_target_node()) as Node2D
+	if target == null:
+		notes.append("%s: its target does not resolve to a Node2D; set the new node's target by hand" % label)
+	return target
+
+
+static func _from_fabrik(skeleton: Skeleton2D, modification: SkeletonModification2DFABRIK, label: String, notes: PackedStringArray) -> Node2D:
+	var bones := []
+	for j in modification.get_fabrik_data_chain_length():
+		bones.append(_joint_bone(skeleton, modification.get_fabrik_joint_bone2d_node(j), modification.get_fabrik_joint_bone_index(j)))
+		if modification.get_fabrik_joint_magnet_position(j) != Vector2.ZERO:
+			notes.append("%s: joint %d's magnet_position has no Reach2D equivalent (dropped)" % [label, j])
+		if modification.get_fabrik_joint_use_target_rotation(j):
+			notes.append("%s: joint %d's use_target_rotation has no Reach2D equivalent (dropped)" % [label, j])
+	if not _is_chain(bones):
+		notes.append("%s: its joints are not one parent-to-child Bone2D chain; not converted" % label)
+		return null
+	var node: Node2D = ClassDB.instantiate("FabrikChain2D")
+	node.target = _target(skeleton, modification, label, notes)
+	node.root_bone = bones[0]
+	node.tip_bone = bones[-1]
+	return node
+
+
+static func _from_ccdik(skeleton: Skeleton2D, modification: SkeletonModification2DCCDIK, label: String, notes: PackedStringArray) -> Node2D:
+	var bones := []
+	for j in modification.get_ccdik_data_chain_length():
+		bones.append(_joint_bone(skeleton, modification.get_ccdik_joint_bone2d_node(j), modification.get_ccdik_joint_bone_index(j)))
+	if not _is_chain(bones):
+		notes.append("%s: its joints are not one parent-to-child Bone2D chain; not converted" % label)
+		return null
+	var node: Node2D = ClassDB.instantiate("CcdChain2D")
+	node.target = _target(skeleton, modification, label, notes)
+	node.root_bone = bones[0]
+	node.tip_bone = bones[-1]
+	# The built-in's end effector is its tip node; Reach2D's is the end of the tip bone (length along bone_angle).
+	var tip := skeleton.get_node_or_null(modification.get_tip_node()) as Node2D
+	var end: Vector2 = bones[-1].global_transform * (Vector2.from_angle(bones[-1].get_bone_angle()) * bones[-1].get_length())
+	if tip == null or tip.global_position.distance_to(end) > 0.5:
+		notes.append("%s: its tip node is not at the end of the last joint's bone (%.1f px away); Reach2D reaches with the bone's end" % [label, INF if tip == null else tip.global_position.distance_to(end)])
+	for j in bones.size():
+		if modification.get_ccdik_joint_rotate_from_joint(j):
+			notes.append("%s: joint %d's rotate_from_joint has no Reach2D equivalent (Reach2D rotates toward the target from the tip)" % [label, j])
+		if not modification.get_ccdik_joint_enable_constraint(j):
+			continue
+		var local = modification.get("joint_data/%d/constraint_in_localspace" % j)
+		_carry_limit(node, j, modification.get_ccdik_joint_constraint_angle_min(j), modification.get_ccdik_joint_constraint_angle_max(j),
+			modification.get_ccdik_joint_constraint_angle_invert(j), local == null or local, "%s: joint %d" % [label, j], notes)
+	return node
+
+
+static func _from_two_bone(skeleton: Skeleton2D, modification: SkeletonModification2DTwoBoneIK, label: String, notes: PackedStringArray) -> Node2D:
+	var first := _joint_bone(skeleton, modification.get_joint_one_bone2d_node(), modification.get_joint_one_bone_idx())
+	var second := _joint_bone(skeleton, modification.get_joint_two_bone2d_node(), modification.get_joint_two_bone_idx())
+	if not _is_chain([first, second]):
+		notes.append("%s: joint two is not joint one's child Bone2D; not converted" % label)
+		return null
+	var node: Node2D = ClassDB.instantiate("TwoBoneIk2D")
+	node.target = _target(skeleton, modification, label, notes)
+	node.root_bone = first
+	node.tip_bone = second
+	# Opposite conventions: the built-in's default bend is Reach2D's flipped one (tests/test_convert.gd measures it).
+	node.flip_bend = not modification.get_flip_bend_direction()
+	if modification.get_target_minimum_distance() > 0.0 or modification.get_target_maximum_distance() > 0.0:
+		notes.append("%s: target_minimum_distance / target_maximum_distance have no Reach2D equivalent (dropped)" % label)
+	return node
+
+
+static func _from_look_at(skeleton: Skeleton2D, modification: SkeletonModification2DLookAt, label: String, notes: PackedStringArray) -> Node2D:
+	var bone := _joint_bone(skeleton, modification.get_bone2d_node(), modification.get_bone_index())
+	if bone == null:
+		notes.append("%s: its bone does not resolve; not converted" % label)
+		return null
+	var node: Node2D = ClassDB.instantiate("LookAt2D")
+	node.target = _target(skeleton, modification, label, notes)
+	node.bone = bone
+	if not is_zero_approx(modification.get_additional_rotation()):
+		notes.append("%s: additional_rotation %.3f rad has no LookAt2D equivalent (dropped)" % [label, modification.get_additional_rotation()])
+	if modification.get_enable_constraint():
+		var local = modification.get("constraint_in_localspace")
+		_carry_limit(node, 0, modification.get_constraint_angle_min(), modification.get_constraint_angle_max(),
+			modification.get_constraint_angle_invert(), local == null or local, label, notes)
+	return node
+
+
+static func _carry_limit(node: Node2D, index: int, min_angle: float, max_angle: float, invert: bool, local: bool, label: String, notes: PackedStringArray) -> void:
+	if not local:
+		notes.append("%s: a global-space constraint cannot be carried over (Reach2D limits are on the local rotation); dropped" % label)
+		return
+	var limit := limit_from_constraint(min_angle, max_angle, invert)
+	if limit.is_empty():
+		notes.append("%s: the constraint [%.3f, %.3f]%s allows an arc across PI, which Reach2D limits (within [-PI, PI]) cannot hold; dropped (did you mean constraint_angle_invert?)" % [label, min_angle, max_angle, " inverted" if invert else ""])
+		return
+	node.set_angle_limits(index, limit[0], limit[1])

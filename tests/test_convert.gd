@@ -1,0 +1,230 @@
+extends "res://lib/test_case.gd"
+## Converting a built-in SkeletonModificationStack2D into Reach2D nodes (addons/reach2d/editor/convert.gd): each
+## kind of modification, with several limit and bend settings, gives the built-in's pose on targets where the
+## built-in works (unmirrored); what cannot be carried over is reported; the converted scene saves and reloads.
+
+const Convert := preload("res://addons/reach2d/editor/convert.gd")
+const SAVED := "user://reach2d_convert_test.tscn"
+
+
+## A scene root with a skeleton (bone angles != 0), a target, and a stack holding `modification` configured by
+## `configure(modification, skeleton)` once the stack is set up. Returns its parts.
+func make_scene(modification: SkeletonModification2D, configure: Callable, at: Vector2, bone_count := 3) -> Dictionary:
+	var root := Node2D.new()
+	root.name = "Scene%d" % get_child_count()
+	add_child(root)
+	var skeleton := Skeleton2D.new()
+	skeleton.name = "Skeleton"
+	skeleton.position = Vector2(400, 300)
+	root.add_child(skeleton)
+	skeleton.owner = root
+	var parent: Node = skeleton
+	var bones: Array[Bone2D] = []
+	var angles := [0.3, -0.5, 0.4, 0.2]
+	var lengths := [60.0, 50.0, 40.0, 30.0]
+	for i in bone_count:
+		# The bone's end sits where its child starts: along bone_angle, as a rig drawn in the editor would be.
+		var bone_angle: float = 0.15 * (i + 1) * (-1 if i % 2 else 1)
+		var at_parent: Vector2 = Vector2.ZERO if i == 0 else Vector2.from_angle(bones[i - 1].get_bone_angle()) * lengths[i - 1]
+		var b := Rig.bone(parent, "bone_%d" % i, at_parent, lengths[i], bone_angle, angles[i])
+		b.owner = root
+		bones.append(b)
+		parent = b
+	var tip := Node2D.new()
+	tip.name = "tip"
+	tip.position = Vector2.from_angle(bones[-1].get_bone_angle()) * lengths[bone_count - 1]
+	bones[-1].add_child(tip)
+	tip.owner = root
+	var target := Node2D.new()
+	target.name = "Target"
+	root.add_child(target)
+	target.owner = root
+	target.global_position = at
+	var stack := SkeletonModificationStack2D.new()
+	skeleton.set_modification_stack(stack)
+	stack.add_modification(modification)
+	stack.enabled = true
+	configure.call(modification, skeleton)
+	return {"root": root, "skeleton": skeleton, "bones": bones, "target": target, "stack": stack}
+
+
+## Runs the built-in stack `times` times from the current pose; returns the rotations it leaves.
+func run_builtin(case: Dictionary, times: int) -> PackedFloat32Array:
+	for i in times:
+		case["skeleton"].execute_modifications(1.0 / 60.0, 0)
+	return rotations_of(case["bones"])
+
+
+## Converts, resets the pose to `start` and solves the new node once; returns [node, rotations, notes].
+func convert_and_solve(case: Dictionary, start: PackedFloat32Array) -> Array:
+	var result := Convert.convert_modifications(case["skeleton"])
+	if not expect(result["ok"] and result["nodes"].size() == 1, "one node created (%s)" % [result]):
+		return [null, PackedFloat32Array(), result["notes"]]
+	for i in start.size():
+		case["bones"][i].rotation = start[i]
+	var node: Node2D = result["nodes"][0]
+	node.update_mode = 2
+	node.solve()
+	return [node, rotations_of(case["bones"]), result["notes"]]
+
+
+func worst_angle(a: PackedFloat32Array, b: PackedFloat32Array) -> float:
+	var worst := 0.0
+	for i in a.size():
+		worst = maxf(worst, absf(angle_difference(a[i], b[i])))
+	return worst
+
+
+func test_look_at_with_limits() -> void:
+	# [min, max, invert, target]: free, a positive arc, a negative bound with invert (the built-in's way to allow
+	# [-1, 0.5]), and a target outside the arc (clamped to the nearest bound).
+	var cases := [[false, 0.0, 0.0, false, Vector2(500, 380)], [true, 0.2, 1.2, false, Vector2(450, 400)],
+		[true, -1.0, 0.5, true, Vector2(480, 280)], [true, 0.2, 1.2, false, Vector2(300, 200)]]
+	for c in cases:
+		var look := SkeletonModification2DLookAt.new()
+		var case := make_scene(look, func(m, s):
+			m.set_bone2d_node(NodePath("bone_0"))
+			m.set_target_node(s.get_path_to(s.get_parent().get_node("Target")))
+			m.set_enable_constraint(c[0])
+			m.set_constraint_angle_min(c[1])
+			m.set_constraint_angle_max(c[2])
+			m.set_constraint_angle_invert(c[3]), c[4], 1)
+		var start := rotations_of(case["bones"])
+		var builtin := run_builtin(case, 1)
+		var out := convert_and_solve(case, start)
+		if out[0] == null:
+			continue
+		var worst := worst_angle(builtin, out[1])
+		expect(worst < 1e-3, "look-at %s: the converted node gives the built-in's rotation (built-in %s, Reach2D %s)" % [c, builtin, out[1]])
+		expect(out[0].has_angle_limits(0) == c[0], "look-at %s: the limit is carried over exactly when enabled" % [c])
+		expect(not case["stack"].get_modification(0).enabled, "look-at %s: the built-in modification is disabled" % [c])
+		print("look-at %s: worst %s rad" % [c, worst])
+		case["root"].free()
+
+
+func test_two_bone_with_flip() -> void:
+	for flip in [false, true]:
+		for at in [Vector2(470, 360), Vector2(420, 230), Vector2(360, 380)]:
+			var two := SkeletonModification2DTwoBoneIK.new()
+			var case := make_scene(two, func(m, s):
+				m.set_joint_one_bone2d_node(NodePath("bone_0"))
+				m.set_joint_two_bone2d_node(NodePath("bone_0/bone_1"))
+				m.set_flip_bend_direction(flip)
+				m.set_target_node(s.get_path_to(s.get_parent().get_node("Target"))), at, 2)
+			var start := rotations_of(case["bones"])
+			var builtin := run_builtin(case, 1)
+			var out := convert_and_solve(case, start)
+			if out[0] == null:
+				continue
+			# The built-in's default bend is Reach2D's flipped one.
+			expect(out[0].flip_bend == not flip, "flip_bend_direction %s becomes flip_bend %s" % [flip, not flip])
+			var worst := worst_angle(builtin, out[1])
+			expect(worst < 1e-3, "two-bone flip=%s target %s: the converted node gives the built-in's pose (built-in %s, Reach2D %s)" % [flip, at, builtin, out[1]])
+			print("two-bone flip=%s target %s: worst %s rad" % [flip, at, worst])
+			case["root"].free()
+
+
+## FABRIK and CCD chains are redundant (3 bones for a 2D point): the built-in and Reach2D may settle on different
+## bends, so they are compared by what both promise: the end on the target, and every carried limit holding.
+func test_chains_reach_like_the_builtin() -> void:
+	for kind in ["fabrik", "ccdik", "ccdik_limited"]:
+		var modification: SkeletonModification2D = SkeletonModification2DFABRIK.new() if kind == "fabrik" else SkeletonModification2DCCDIK.new()
+		var case := make_scene(modification, func(m, s):
+			m.set_target_node(s.get_path_to(s.get_parent().get_node("Target")))
+			if kind == "fabrik":
+				m.set_fabrik_data_chain_length(3)
+				for j in 3:
+					m.set_fabrik_joint_bone2d_node(j, NodePath("/".join(["bone_0", "bone_1", "bone_2"].slice(0, j + 1))))
+			else:
+				m.set_tip_node(NodePath("bone_0/bone_1/bone_2/tip"))
+				m.set_ccdik_data_chain_length(3)
+				for j in 3:
+					m.set_ccdik_joint_bone2d_node(j, NodePath("/".join(["bone_0", "bone_1", "bone_2"].slice(0, j + 1))))
+					if kind == "ccdik_limited":
+						m.set_ccdik_joint_enable_constraint(j, true)
+						m.set_ccdik_joint_constraint_angle_min(j, -1.2 if j > 0 else 0.0)
+						m.set_ccdik_joint_constraint_angle_max(j, 1.2)
+						m.set_ccdik_joint_constraint_angle_invert(j, j > 0), Vector2(480, 380))
+		var start := rotations_of(case["bones"])
+		run_builtin(case, 200)
+		var bones: Array = case["bones"]
+		var target: Vector2 = case["target"].global_position
+		var builtin_miss := bone_end(bones[-1]).distance_to(target)
+		var out := convert_and_solve(case, start)
+		if out[0] == null:
+			continue
+		var node: Node2D = out[0]
+		var miss := bone_end(bones[-1]).distance_to(target)
+		expect(builtin_miss < 1.0, "%s: the built-in reaches this target (miss %s px)" % [kind, builtin_miss])
+		expect(miss <= builtin_miss + 0.5, "%s: the converted node reaches it too (miss %s px, built-in %s px)" % [kind, miss, builtin_miss])
+		expect(node.root_bone == bones[0] and node.tip_bone == bones[-1], "%s: root_bone and tip_bone from the joints" % kind)
+		if kind == "ccdik_limited":
+			# Root [0, 1.2]; the others [-1.2, 1.2] by the inverted built-in bounds.
+			for j in 3:
+				expect(node.has_angle_limits(j), "%s: joint %d's limit is carried over" % [kind, j])
+				var low := 0.0 if j == 0 else -1.2
+				expect(bones[j].rotation >= low - 1e-4 and bones[j].rotation <= 1.2 + 1e-4, "%s: bone %d holds its limit (%s)" % [kind, j, bones[j].rotation])
+		print("%s: built-in miss %s px, Reach2D miss %s px, notes %s" % [kind, builtin_miss, miss, out[2]])
+		case["root"].free()
+
+
+func test_limit_mapping_follows_the_builtin_clamp() -> void:
+	# Godot maps angle and bounds to [0, TAU) and orders the bounds: a negative bound selects the other arc.
+	expect(Convert.limit_from_constraint(0.2, 1.2, false) == [0.2, 1.2], "a positive arc maps as it is")
+	var inverted := Convert.limit_from_constraint(-1.0, 0.5, true)
+	expect(inverted.size() == 2 and absf(inverted[0] + 1.0) < 1e-5 and absf(inverted[1] - 0.5) < 1e-5, "[-1, 0.5] inverted allows [-1, 0.5] (%s)" % [inverted])
+	expect(Convert.limit_from_constraint(-1.0, 0.5, false).is_empty(), "[-1, 0.5] not inverted allows [0.5, TAU - 1], across PI: refused")
+	var across := Convert.limit_from_constraint(0.2, 1.2, true)
+	expect(across.is_empty(), "[0.2, 1.2] inverted allows an arc across PI: refused (%s)" % [across])
+
+
+func node_has_limit(result: Dictionary, index: int) -> bool:
+	return not result["nodes"].is_empty() and result["nodes"][0].has_angle_limits(index)
+
+
+func test_reports_what_is_not_carried_over_and_saves() -> void:
+	var ccd := SkeletonModification2DCCDIK.new()
+	var case := make_scene(ccd, func(m, s):
+		m.set_target_node(s.get_path_to(s.get_parent().get_node("Target")))
+		m.set_tip_node(NodePath("bone_0/bone_1/bone_2/tip"))
+		m.set_ccdik_data_chain_length(3)
+		for j in 3:
+			m.set_ccdik_joint_bone2d_node(j, NodePath("/".join(["bone_0", "bone_1", "bone_2"].slice(0, j + 1))))
+		m.set_ccdik_joint_rotate_from_joint(1, true)
+		m.set_ccdik_joint_enable_constraint(0, true)
+		m.set("joint_data/0/constraint_in_localspace", false)
+		m.set_ccdik_joint_enable_constraint(2, true)
+		m.set_ccdik_joint_constraint_angle_min(2, -1.0)
+		m.set_ccdik_joint_constraint_angle_max(2, 0.5), Vector2(470, 370))
+	case["stack"].add_modification(SkeletonModification2DJiggle.new())
+	var result := Convert.convert_modifications(case["skeleton"])
+	var notes := "\n".join(result["notes"])
+	expect(result["ok"] and result["nodes"].size() == 1, "the CCDIK is converted (%s)" % [result])
+	expect("rotate_from_joint" in notes, "rotate_from_joint is reported (%s)" % notes)
+	expect("across PI" in notes, "an unrepresentable constraint is reported (%s)" % notes)
+	expect("joint 0: a global-space constraint" in notes, "a global-space constraint is reported (%s)" % notes)
+	expect(not node_has_limit(result, 0), "the global-space constraint is not applied")
+	expect("Jiggle" in notes, "the jiggle modification is reported (%s)" % notes)
+	expect(case["stack"].get_modification(1).enabled, "the jiggle stays enabled")
+	if result["nodes"].is_empty():
+		return
+	var node: Node2D = result["nodes"][0]
+	expect(not node.has_angle_limits(2), "the unrepresentable limit is not applied")
+	# The converted scene saves and reloads with its nodes, their bones and the disabled modification.
+	var packed := PackedScene.new()
+	expect(packed.pack(case["root"]) == OK, "the converted scene packs")
+	expect(ResourceSaver.save(packed, SAVED) == OK, "the converted scene saves")
+	var loaded: Node = (load(SAVED) as PackedScene).instantiate()
+	add_child(loaded)
+	var copy := loaded.get_node_or_null(NodePath(String(case["root"].get_path_to(node))))
+	expect(copy != null and copy.get_class() == "CcdChain2D", "the reloaded scene has the CcdChain2D")
+	if copy != null:
+		expect(copy.root_bone == loaded.get_node("Skeleton/bone_0") and copy.tip_bone == loaded.get_node("Skeleton/bone_0/bone_1/bone_2"), "its bones reload")
+		expect(copy.target == loaded.get_node("Target"), "its target reloads")
+		copy.update_mode = 2
+		expect(copy.solve(), "the reloaded node solves (%s)" % copy.get_setup_warning())
+	var stack: SkeletonModificationStack2D = loaded.get_node("Skeleton").get_modification_stack()
+	expect(stack != null and not stack.get_modification(0).enabled, "the built-in CCDIK reloads disabled")
+	loaded.free()
+	case["root"].free()
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(SAVED))
