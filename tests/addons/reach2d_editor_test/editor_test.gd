@@ -115,6 +115,7 @@ func _run() -> void:
 		await get_tree().process_frame
 	expect(ik.get_setup_warning() == "", "the warning clears once the target is set (%s)" % ik.get_setup_warning())
 	await _test_bake_button(root, ik)
+	await _test_convert_button(root)
 	var shot := OS.get_environment("REACH2D_EDITOR_SCREENSHOT")
 	if shot != "":
 		# With a real renderer (cargo xtask screenshots): the 2D editor with the chain's gizmo.
@@ -185,6 +186,39 @@ func _test_bake_button(root: Node, ik: Node2D) -> void:
 	ik.enabled = true
 	ik.editor_preview = true
 	print("editor bake button: %d tracks x %d keys in 'reach_ik', end at %s, undo/redo ok" % [baked.get_track_count(), baked.track_get_key_count(1), end])
+
+
+## The tools plugin's Skeleton2D inspector button converts a built-in LookAt modification into a LookAt2D node and
+## disables it; undo takes both back.
+func _test_convert_button(root: Node) -> void:
+	var skeleton: Skeleton2D = root.get_node("Skeleton")
+	var stack := SkeletonModificationStack2D.new()
+	skeleton.set_modification_stack(stack)
+	var look := SkeletonModification2DLookAt.new()
+	look.enabled = true
+	stack.add_modification(look)
+	look.set_bone2d_node(NodePath("bone_0"))
+	look.set_target_node(NodePath("../Target"))
+	EditorInterface.edit_node(skeleton)
+	for i in 5:
+		await get_tree().process_frame
+	var buttons := EditorInterface.get_inspector().find_children("Reach2DConvert", "Button", true, false)
+	if not expect_true(buttons.size() == 1, "the Skeleton2D inspector shows the convert button (found %d)" % buttons.size()):
+		skeleton.set_modification_stack(null)
+		return
+	var before := root.get_child_count()
+	buttons[0].pressed.emit()
+	var made := root.find_children("*", "LookAt2D", false, false)
+	expect(root.get_child_count() == before + 1 and made.size() == 1, "the button created one LookAt2D (%s)" % [made])
+	if made.size() == 1:
+		expect(made[0].bone == skeleton.get_node("bone_0") and made[0].target == root.get_node("Target"), "with the modification's bone and target")
+		expect(made[0].owner == root, "owned by the scene, so it saves")
+	expect(not look.enabled, "the built-in modification is disabled")
+	var history := EditorInterface.get_editor_undo_redo()
+	history.get_history_undo_redo(history.get_object_history_id(skeleton)).undo()
+	expect(root.get_child_count() == before and look.enabled, "undo removes the node and enables the modification again")
+	skeleton.set_modification_stack(null)
+	print("editor convert button: LookAt modification -> %s, undo ok" % [made])
 
 
 func expect_true(condition: bool, message: String) -> bool:
