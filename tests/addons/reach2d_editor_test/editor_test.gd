@@ -125,8 +125,16 @@ func _run() -> void:
 		for i in 30:
 			await get_tree().process_frame
 		await RenderingServer.frame_post_draw
-		EditorInterface.get_base_control().get_viewport().get_texture().get_image().save_png(shot)
+		var image := EditorInterface.get_base_control().get_viewport().get_texture().get_image()
+		image.save_png(shot)
 		print("screenshot %s" % shot)
+		# The tools plugin's bake section, cut from the inspector, for the README.
+		var panels := EditorInterface.get_inspector().find_children("Reach2DBake", "", true, false)
+		if not panels.is_empty():
+			var rect := Rect2i(panels[0].get_global_rect().grow(8.0)).intersection(Rect2i(Vector2i.ZERO, image.get_size()))
+			var bake_shot := shot.get_base_dir().path_join("editor_bake.png")
+			image.get_region(rect).save_png(bake_shot)
+			print("screenshot %s" % bake_shot)
 	if failures.is_empty():
 		print("TEST PASS editor::save_roundtrip")
 	else:
