@@ -1,27 +1,9 @@
 extends "res://lib/test_case.gd"
 ## Bad input never panics, never writes NaN, leaves the bones and last_error/last_iterations as they were, and is
 ## reported once, not every frame.
+const ErrorLog := preload("res://lib/error_log.gd")
 
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
-
-
-class CountingLogger extends Logger:
-	var errors: PackedStringArray = []
-	var mutex := Mutex.new()
-
-	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-		mutex.lock()
-		errors.append(rationale if rationale != "" else code)
-		mutex.unlock()
-
-	func count(needle: String) -> int:
-		mutex.lock()
-		var n := 0
-		for e in errors:
-			if needle in e:
-				n += 1
-		mutex.unlock()
-		return n
 
 
 func setup(klass: String) -> Dictionary:
@@ -155,7 +137,7 @@ func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
 	if not ClassDB.class_exists("Logger"):
 		print("Logger needs Godot 4.5+; counting skipped")
 		return
-	var logger := CountingLogger.new()
+	var logger := ErrorLog.new()
 	OS.add_logger(logger)
 	for klass in CLASSES:
 		var case := setup(klass)
@@ -171,6 +153,6 @@ func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
 		for i in 5:
 			await get_tree().process_frame
 		expect(logger.count("No target") == 2, "%s: reported again after recovering (got %d)" % [klass, logger.count("No target")])
-		logger.errors.clear()
+		logger.take()
 		free_case(case)
 	OS.remove_logger(logger)

@@ -7,6 +7,7 @@ extends "res://lib/test_case.gd"
 ## Each case checks: no panic message, no NaN in any bone, the property keeps its last good value or takes a
 ## documented clamp, the last good pose is kept when the node refuses, and at most one message per distinct
 ## problem over 10 frames of solving. The matrix is printed at the end of the run (see tests/README.md).
+const ErrorLog := preload("res://lib/error_log.gd")
 
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
 const FRAMES := 10
@@ -32,35 +33,11 @@ const FLOAT_RANGES := {
 const MAX_ITERATIONS := 1024
 
 var rows: Array[String] = []
-var logger: MatrixLogger
-
-
-class MatrixLogger extends Logger:
-	var messages: PackedStringArray = []
-	var mutex := Mutex.new()
-
-	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-		mutex.lock()
-		messages.append(rationale if rationale != "" else code)
-		mutex.unlock()
-
-	func _log_message(message: String, error: bool) -> void:
-		# godot-rust prints a caught panic as a message too; keep every line that mentions one.
-		if "panic" in message:
-			mutex.lock()
-			messages.append(message)
-			mutex.unlock()
-
-	func take() -> PackedStringArray:
-		mutex.lock()
-		var out := messages.duplicate()
-		messages.clear()
-		mutex.unlock()
-		return out
+var logger: ErrorLog
 
 
 func _enter_tree() -> void:
-	logger = MatrixLogger.new()
+	logger = ErrorLog.new()
 	OS.add_logger(logger)
 
 

@@ -2,18 +2,9 @@ extends "res://lib/test_case.gd"
 ## Diagnostics from the start: the setup warning says what is wrong as soon as the node enters the tree or a property
 ## changes (not only after a solve attempt), and a collapsed (zero-scale) skeleton or bone is reported once while
 ## the bones keep their last good pose.
+const ErrorLog := preload("res://lib/error_log.gd")
 
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
-
-
-class CountingLogger extends Logger:
-	var messages: PackedStringArray = []
-	var mutex := Mutex.new()
-
-	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-		mutex.lock()
-		messages.append(rationale if rationale != "" else code)
-		mutex.unlock()
 
 
 func test_a_manual_node_that_never_solved_says_what_is_wrong() -> void:
@@ -40,7 +31,7 @@ func test_a_manual_node_that_never_solved_says_what_is_wrong() -> void:
 
 
 func test_zero_scale_is_reported_once_and_the_pose_kept() -> void:
-	var logger := CountingLogger.new()
+	var logger := ErrorLog.new()
 	OS.add_logger(logger)
 	for klass in CLASSES:
 		for where in ["skeleton", "bone"]:

@@ -2,35 +2,13 @@ extends "res://lib/test_case.gd"
 ## Reloads with IK nodes alive: scene changes and reloads (`change_scene_to_file`, `reload_current_scene`), and
 ## `queue_free` of a skeleton while its node lives on, and of the nodes while the skeleton lives on. No panic, no NaN,
 ## at most one message per problem, and the nodes of a reloaded scene solve as the first ones did.
+const ErrorLog := preload("res://lib/error_log.gd")
 
 const SCENE := "res://reload/rig.tscn"
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
 
 
-class ReloadLogger extends Logger:
-	var messages: PackedStringArray = []
-	var mutex := Mutex.new()
-
-	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-		mutex.lock()
-		messages.append(rationale if rationale != "" else code)
-		mutex.unlock()
-
-	func _log_message(message: String, _error: bool) -> void:
-		if "panic" in message.to_lower():
-			mutex.lock()
-			messages.append(message)
-			mutex.unlock()
-
-	func take() -> PackedStringArray:
-		mutex.lock()
-		var out := messages.duplicate()
-		messages.clear()
-		mutex.unlock()
-		return out
-
-
-var logger := ReloadLogger.new()
+var logger := ErrorLog.new()
 
 
 func _enter_tree() -> void:

@@ -2,6 +2,7 @@ extends "res://lib/test_case.gd"
 ## SpringChain2D: secondary motion on real Skeleton2D/Bone2D chains. It hangs where the physics says, lags behind a
 ## moving body and settles, is the exact mirror image under scale.x = -1 (also across a flip, without a whip),
 ## survives teleports, agrees across frame rates, runs after animation and IK, and treats bad input like the IK nodes.
+const ErrorLog := preload("res://lib/error_log.gd")
 
 const DOWN := Vector2(0, 980)
 
@@ -413,30 +414,11 @@ func test_bad_input_is_refused_and_changes_nothing() -> void:
 	spring.free()
 
 
-class CountingLogger extends Logger:
-	var errors: PackedStringArray = []
-	var mutex := Mutex.new()
-
-	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-		mutex.lock()
-		errors.append(rationale if rationale != "" else code)
-		mutex.unlock()
-
-	func count(needle: String) -> int:
-		mutex.lock()
-		var n := 0
-		for e in errors:
-			if needle in e:
-				n += 1
-		mutex.unlock()
-		return n
-
-
 func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
 	if not ClassDB.class_exists("Logger"):
 		print("Logger needs Godot 4.5+; counting skipped")
 		return
-	var logger := CountingLogger.new()
+	var logger := ErrorLog.new()
 	OS.add_logger(logger)
 	var case := make_character(Vector2(300, 250), [30.0, 26.0], [1.4, 0.2])
 	var spring := make_spring(case, 0)

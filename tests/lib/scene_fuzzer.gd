@@ -6,6 +6,7 @@ extends Node
 ## prints nothing more (no message repeats every frame).
 ##
 ## Used by tests/test_scene_fuzz.gd (short seeds, in CI) and tests/soak/scene_fuzz.gd (long runs).
+const ErrorLog := preload("res://lib/error_log.gd")
 
 const Rig := preload("res://lib/rig.gd")
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
@@ -15,7 +16,7 @@ const QUIET_EVERY := 60
 const QUIET_FRAMES := 6
 
 var rng := RandomNumberGenerator.new()
-var logger: FuzzLogger
+var logger: ErrorLog
 var skeletons: Array[Node2D] = []
 var targets: Array[Node2D] = []
 var iks: Array[Node2D] = []
@@ -25,42 +26,8 @@ var failures: PackedStringArray = []
 var stats := {"frames": 0, "ops": 0, "messages": 0, "quiet_checks": 0, "bones_checked": 0, "max_bones": 0, "max_nodes": 0}
 
 
-class FuzzLogger extends Logger:
-	var messages: PackedStringArray = []
-	var panics: PackedStringArray = []
-	var mutex := Mutex.new()
-
-	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-		var text := rationale if rationale != "" else code
-		mutex.lock()
-		messages.append(text)
-		if "panic" in text.to_lower():
-			panics.append(text)
-		mutex.unlock()
-
-	func _log_message(message: String, _error: bool) -> void:
-		if "panic" in message.to_lower():
-			mutex.lock()
-			panics.append(message)
-			mutex.unlock()
-
-	func take() -> PackedStringArray:
-		mutex.lock()
-		var out := messages.duplicate()
-		messages.clear()
-		mutex.unlock()
-		return out
-
-	func take_panics() -> PackedStringArray:
-		mutex.lock()
-		var out := panics.duplicate()
-		panics.clear()
-		mutex.unlock()
-		return out
-
-
 func _enter_tree() -> void:
-	logger = FuzzLogger.new()
+	logger = ErrorLog.new()
 	OS.add_logger(logger)
 
 

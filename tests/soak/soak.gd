@@ -7,6 +7,7 @@ extends SceneTree
 ##     cargo xtask build && cargo xtask godot -- --headless --path tests -s res://soak/soak.gd [-- --chains 1000 --frames 100000 --warmup 600]
 ##
 ## and read the `SOAK` lines (figures in tests/README.md). Exits 0 when every check held, 1 otherwise.
+const ErrorLog := preload("res://lib/error_log.gd")
 
 const Rig := preload("res://lib/rig.gd")
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
@@ -21,20 +22,7 @@ var frames := 100000
 var warmup := 600
 var rigs: Array = []
 var errors := 0
-var logger: SoakLogger
-
-
-class SoakLogger extends Logger:
-	var count := 0
-	var first := ""
-	var mutex := Mutex.new()
-
-	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-		mutex.lock()
-		count += 1
-		if first == "":
-			first = rationale if rationale != "" else code
-		mutex.unlock()
+var logger: ErrorLog
 
 
 func _initialize() -> void:
@@ -46,7 +34,7 @@ func _initialize() -> void:
 			frames = int(args[i + 1])
 		elif args[i] == "--warmup":
 			warmup = int(args[i + 1])
-	logger = SoakLogger.new()
+	logger = ErrorLog.new()
 	OS.add_logger(logger)
 	_run()
 
@@ -153,8 +141,8 @@ func _run() -> void:
 	if not all_finite():
 		print("SOAK FAIL: a bone holds NaN")
 		ok = false
-	if logger.count > 0:
-		print("SOAK FAIL: %d errors printed, first: %s" % [logger.count, logger.first])
+	if logger.count() > 0:
+		print("SOAK FAIL: %d errors printed, first: %s" % [logger.count(), logger.first()])
 		ok = false
 	print("SOAK %s" % ("PASS" if ok else "FAIL"))
 	OS.remove_logger(logger)

@@ -6,29 +6,14 @@ extends Node
 ## survive with their properties (targets, bones, settings, angle limits) and keep solving, with no panic or error.
 ##
 ## Run by `cargo xtask test` as "editor (hot reload)": the editor starts with REACH2D_EDITOR_TEST=hot_reload.
+const ErrorLog := preload("res://lib/error_log.gd")
 
 const SCENE := "res://reload/rig.tscn"
 const EXTENSION := "res://addons/reach2d/reach2d.gdextension"
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
 
 var failures: PackedStringArray = []
-var logger := HotReloadLogger.new()
-
-
-class HotReloadLogger extends Logger:
-	var messages: PackedStringArray = []
-	var mutex := Mutex.new()
-
-	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-		mutex.lock()
-		messages.append(rationale if rationale != "" else code)
-		mutex.unlock()
-
-	func _log_message(message: String, _error: bool) -> void:
-		if "panic" in message.to_lower():
-			mutex.lock()
-			messages.append(message)
-			mutex.unlock()
+var logger := ErrorLog.new()
 
 
 func expect(condition: bool, message: String) -> bool:
