@@ -62,37 +62,47 @@ pub fn run_stage(tally: &mut Tally) -> Result {
     Ok(())
 }
 
-/// How this machine runs a program of a platform: an emulator command and the environment it needs.
-struct Runner {
-    program: PathBuf,
-    env: Vec<(&'static str, String)>,
+/// How this machine runs a program of a platform.
+enum Runner {
+    /// Directly: the host's own platform.
+    Native,
+    /// Through an emulator (Wine, qemu-aarch64) with the environment it needs.
+    Emulated { program: PathBuf, env: Vec<(&'static str, String)> },
 }
 
 impl Runner {
-    fn command(&self) -> Command {
-        let mut cmd = Command::new(&self.program);
-        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
-        cmd
+    /// A command that runs `exe` with this runner.
+    fn command(&self, exe: &Path) -> Command {
+        match self {
+            Runner::Native => Command::new(exe),
+            Runner::Emulated { program, env } => {
+                let mut cmd = Command::new(program);
+                cmd.envs(env.iter().map(|(k, v)| (k, v))).arg(exe);
+                cmd
+            }
+        }
     }
 
     /// Makes `cargo test` for `platform` run its test binaries through this runner.
     fn apply_to(&self, cmd: &mut Command, platform: Platform) {
-        let key = format!("CARGO_TARGET_{}_RUNNER", platform.rust_target().to_uppercase().replace('-', "_"));
-        cmd.env(key, &self.program).envs(self.env.iter().map(|(k, v)| (k, v)));
+        if let Runner::Emulated { program, env } = self {
+            let key = format!("CARGO_TARGET_{}_RUNNER", platform.rust_target().to_uppercase().replace('-', "_"));
+            cmd.env(key, program).envs(env.iter().map(|(k, v)| (k, v)));
+        }
     }
 }
 
-/// The runner for `platform`'s programs on this machine (`None`: it runs natively, or nothing here runs it).
+/// The runner for `platform`'s programs on this machine, or `None` when nothing here runs them (macOS).
 fn runner(platform: Platform) -> Result<Option<Runner>> {
+    if Platform::host() == Some(platform) {
+        return Ok(Some(Runner::Native));
+    }
     Ok(match platform {
         Platform::WindowsX86_64 => Some(wine()?),
         Platform::LinuxArm64 => {
             ensure_host_programs("running arm64 programs", &[("qemu-aarch64", "qemu-user")])?;
             let program = which("qemu-aarch64").ok_or("qemu-aarch64 is not on PATH")?;
-            Some(Runner { program, env: vec![("QEMU_LD_PREFIX", ARM64_SYSROOT.into())] })
-        }
-        Platform::LinuxX86_64 if Platform::host() == Some(Platform::LinuxX86_64) => {
-            Some(Runner { program: PathBuf::new(), env: Vec::new() })
+            Some(Runner::Emulated { program, env: vec![("QEMU_LD_PREFIX", ARM64_SYSROOT.into())] })
         }
         _ => None,
     })
@@ -113,17 +123,17 @@ fn wine() -> Result<Runner> {
         // No Mono or Gecko installer dialogs; our ProcessPrng before Wine's own (absent) one.
         ("WINEDLLOVERRIDES", "mscoree,mshtml=;bcryptprimitives=n,b".to_string()),
     ];
-    let runner = Runner { program, env };
     let system32 = prefix.join("drive_c/windows/system32");
     let stub = system32.join("bcryptprimitives.dll");
+    let server = program.with_file_name("wineserver");
+    let runner = Runner::Emulated { program, env };
     if !stub.exists() {
         println!("xtask: preparing the Wine prefix {}", prefix.display());
         if !system32.exists() {
-            crate::run(runner.command().args(["wineboot", "--init"]))?;
+            crate::run(runner.command(Path::new("wineboot")).arg("--init"))?;
             // wineboot returns before its wineserver has written the prefix out.
-            let server = runner.program.with_file_name("wineserver");
             let mut wait = Command::new(if server.exists() { server } else { PathBuf::from("wineserver") });
-            let _ = wait.arg("--wait").envs(runner.env.iter().map(|(k, v)| (k, v))).status();
+            let _ = wait.arg("--wait").env("WINEPREFIX", &prefix).status();
         }
         let built =
             compile_c(Platform::WindowsX86_64, "process_prng.c", "bcryptprimitives.dll", &["-shared", "-ladvapi32"])?;
@@ -162,13 +172,7 @@ fn load_test(platform: Platform, runner: &Runner, library: &Path) -> Result<Stri
     let dir = loader.parent().expect("the loader is in a folder");
     let name = platform.library_name(true);
     fs::copy(library, dir.join(&name)).map_err(|e| format!("cannot copy the library: {e}"))?;
-    let mut cmd = if runner.program.as_os_str().is_empty() {
-        Command::new(&loader)
-    } else {
-        let mut cmd = runner.command();
-        cmd.arg(&loader);
-        cmd
-    };
+    let mut cmd = runner.command(&loader);
     let path = if platform == Platform::WindowsX86_64 { name.clone() } else { format!("./{name}") };
     let out = cmd
         .current_dir(dir)

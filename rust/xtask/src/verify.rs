@@ -14,8 +14,8 @@ use std::path::Path;
 pub const ENTRY_SYMBOL: &str = "gdext_rust_init";
 /// At most this many exported symbols on Windows and macOS, where nothing but the entry point should be public.
 const MAX_EXPORTS: usize = 4;
-/// The C library versions the Linux libraries may need at most: Debian 12 / Ubuntu 22.04's glibc and older
-/// systems that Godot 4 itself runs on.
+/// The newest glibc symbol version the Linux libraries may need (what Rust's std asks of a glibc 2.34+ host): they
+/// load on Ubuntu 22.04, Debian 12, Fedora 35 and newer. A rise means users on those systems can no longer load them.
 const MAX_GLIBC: (u32, u32) = (2, 34);
 
 /// Checks `file` as `platform`'s library; returns a one-line summary for the log and the README.
