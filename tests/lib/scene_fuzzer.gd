@@ -246,7 +246,7 @@ func random_op() -> void:
 			var bone = random_bone()
 			var new_parent = pick(join([all_bones(), skeletons, [self]]))
 			if bone != null and new_parent != null and new_parent != bone and not bone.is_ancestor_of(new_parent):
-				bone.reparent(new_parent)
+				bone.reparent(new_parent, false)
 		3, 4:
 			add_ik()
 		5, 6, 7:
