@@ -31,6 +31,7 @@
 //!   damping ([`CcdSettings::max_angle_step`]) and limits.
 //! * [`solve_two_bone`]: closed-form two-bone solve (law of cosines).
 //! * [`solve_look_at`]: one bone pointing at a target, with an optional limit.
+//! * [`side_of`], [`pre_bend_toward_pole`]: pole targets (the two-bone bend side, a chain's start pose).
 //! * [`ChainSolver`]: a trait over the two iterative solvers' settings.
 //!
 //! # Bad input
@@ -106,6 +107,7 @@ mod ccd;
 mod fabrik;
 mod geom;
 mod look_at;
+mod pole;
 mod refine;
 pub mod spring;
 mod two_bone;
@@ -129,6 +131,7 @@ pub use angle::{AngleLimit, ChainLimits, MAX_LIMIT_ANGLE, signed_angle, wrap_ang
 pub use ccd::solve_ccd;
 pub use fabrik::solve_fabrik;
 pub use look_at::{LookAtSolution, solve_look_at};
+pub use pole::{STRAIGHT_SINE, pre_bend_toward_pole, side_of};
 pub use spring::{
     SpringBone, SpringError, SpringFrame, SpringGoal, SpringReport, SpringScale, SpringSettings, carry_spring,
     reset_spring, step_spring,
