@@ -4,53 +4,18 @@ extends "res://lib/test_case.gd"
 ## image of the unmirrored pose.
 
 const CHAINS := ["FabrikChain2D", "CcdChain2D"]
+const MirrorRig := preload("res://lib/mirror_rig.gd")
+const SETUPS := MirrorRig.SETUPS
 
 
 ## A character: a Node2D holding a skeleton with a 4-bone zig-zag chain; `setup` mirrors parts of it.
 func make_case(setup: String) -> Dictionary:
-	var character := Node2D.new()
-	character.name = "Character"
-	character.position = Vector2(500, 300)
-	add_child(character)
-	var skeleton := Skeleton2D.new()
-	skeleton.name = "Skeleton"
-	character.add_child(skeleton)
-	var bones := Rig.chain(skeleton, [50.0, 40.0, 35.0, 30.0], [0.4, -0.9, 0.8, -0.5])
-	match setup:
-		"skeleton_x": skeleton.scale = Vector2(-1, 1)
-		"skeleton_y": skeleton.scale = Vector2(1, -1)
-		"skeleton_xy": skeleton.scale = Vector2(-1, -1)
-		"skeleton_x_scaled_rotated":
-			skeleton.scale = Vector2(-1.5, 1.5)
-			skeleton.rotation = 0.9
-		"ancestor_x_rotated":
-			character.scale = Vector2(-1, 1)
-			character.rotation = -0.6
-		"bone_x":
-			bones[1].scale = Vector2(-1, 1)
-		"bone_y":
-			bones[2].scale = Vector2(1, -1)
-		"bone_xy_and_skeleton_x":
-			bones[1].scale = Vector2(-1, -1)
-			skeleton.scale = Vector2(-1, 1)
-		"every_bone_mirrored":
-			for b in bones:
-				b.scale = Vector2(-1, 1) if b.get_index() % 2 == 0 else Vector2(1, -1)
-	return {"character": character, "skeleton": skeleton, "bones": bones}
+	return MirrorRig.make(self, setup)
 
 
 ## The end effector of the chain posed with `rotations`, without leaving the pose changed.
 func effector_for(bones: Array, rotations: Array) -> Vector2:
-	var saved := rotations_of(bones)
-	for i in bones.size():
-		bones[i].rotation = rotations[i]
-	var end := bone_end(bones[-1])
-	for i in bones.size():
-		bones[i].rotation = saved[i]
-	return end
-
-
-const SETUPS := ["none", "skeleton_x", "skeleton_y", "skeleton_xy", "skeleton_x_scaled_rotated", "ancestor_x_rotated", "bone_x", "bone_y", "bone_xy_and_skeleton_x", "every_bone_mirrored"]
+	return MirrorRig.effector_for(bones, rotations)
 
 
 func test_mirrored_chains_reach_in_one_solve() -> void:
@@ -110,7 +75,7 @@ func test_two_bone_and_look_at_under_mirroring() -> void:
 
 
 func mirror_point(p: Vector2, axis_x: float) -> Vector2:
-	return Vector2(2.0 * axis_x - p.x, p.y)
+	return MirrorRig.mirror_point(p, axis_x)
 
 
 func test_mirrored_character_gets_the_mirror_image_pose() -> void:

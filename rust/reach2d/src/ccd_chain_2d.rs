@@ -59,6 +59,7 @@ impl CcdChain2D {
             max_angle_step: if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY },
         };
         let goal = self.check_setup_impl()?;
-        common::solve_chain(&mut self.state, goal, self.weight, &self.limits, &settings)
+        let pole = common::pole_position(self.pole.as_ref())?;
+        common::solve_chain(&mut self.state, goal, pole, self.weight, &self.limits, &settings)
     }
 }

@@ -22,12 +22,12 @@ use crate::pose::PoseBuffers;
 use crate::problem::Problem;
 
 /// How the tip bone's end is placed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TipEnd {
     /// `Vector2.from_angle(bone_angle) * length` in the tip bone's space: the end effector of a chain.
     BoneLength,
-    /// `Vector2.from_angle(bone_angle)`: only the direction matters (look-at).
-    Direction,
+    /// `Vector2.from_angle(bone_angle + offset)` (radians): only the direction matters (look-at).
+    Direction(f32),
 }
 
 /// Scale (relative to the other axis) at or below which a skeleton, ancestor or bone counts as collapsed: Godot turns
@@ -173,7 +173,7 @@ impl BoneChain {
         let direction = Vec2::from_angle(tip.get_bone_angle());
         let tip_offset = match tip_end {
             TipEnd::BoneLength => direction * tip.get_length(),
-            TipEnd::Direction => direction,
+            TipEnd::Direction(offset) => Vec2::from_angle(tip.get_bone_angle() + offset),
         };
         let parent = self.parent.as_ref().map_or(Affine2::IDENTITY, |p| affine(p.get_global_transform()));
         self.pose.begin(parent, tip_offset);
@@ -232,8 +232,9 @@ impl BoneChain {
         Ok(effector)
     }
 
-    /// One iterative solve: reads the chain (its end is the tip bone's length), solves it toward `goal` and writes
-    /// the result; returns the written end effector and the solver's report.
+    /// One iterative solve: reads the chain (its end is the tip bone's length), pre-bends it toward `pole` if there
+    /// is one, solves it toward `goal` and writes the result; returns the written end effector and the solver's
+    /// report.
     ///
     /// `rotation_limits` bound each bone's local rotation (an empty slice: none); they are translated into the
     /// solver's segment limits for this pose, and the written rotations are clamped into them again.
@@ -241,12 +242,13 @@ impl BoneChain {
         &mut self,
         solver: &impl ChainSolver,
         goal: Vec2,
+        pole: Option<Vec2>,
         weight: f32,
         rotation_limits: &[Option<AngleLimit>],
     ) -> Result<(Vec2, SolveReport), Problem> {
         self.read(TipEnd::BoneLength)?;
         let rotation_limits = &rotation_limits[..rotation_limits.len().min(self.bones.len())];
-        let report = self.pose.solve(solver, goal, rotation_limits).map_err(Problem::Solver)?;
+        let report = self.pose.solve(solver, goal, pole, rotation_limits).map_err(Problem::Solver)?;
         let effector = self.write(weight, rotation_limits)?;
         Ok((effector, report))
     }

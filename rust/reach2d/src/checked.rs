@@ -22,11 +22,13 @@ enum Range {
 
 /// The numeric properties checked in `_set`, by name. `update_mode` and `weight` have their own setters (they are
 /// shared by every class), so direct setter calls are checked too.
-const RULES: [(&str, Range); 4] = [
+const RULES: [(&str, Range); 5] = [
     ("tolerance", Range::Float(0.0, f32::MAX as f64)),
     ("softness", Range::Float(0.0, f32::MAX as f64)),
     ("max_angle_step", Range::Float(0.0, f32::MAX as f64)),
     ("max_iterations", Range::Int(0, MAX_ITERATIONS)),
+    // Radians; the bound is PI as stored in an f32 (just above f64's PI), so the inspector's 180 degrees passes.
+    ("angle_offset", Range::Float(-(core::f32::consts::PI as f64), core::f32::consts::PI as f64)),
 ];
 
 /// `value` when it is one of `names`' indices; otherwise one error naming the choices, and `None`.

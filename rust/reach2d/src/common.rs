@@ -85,15 +85,32 @@ pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, Problem> {
     if position.is_finite() { Ok(position) } else { Err(Problem::TargetNotFinite) }
 }
 
-/// One solve of an iterative chain node (FABRIK or CCD) toward `goal`: read, solve in flat arrays, write rotations.
+/// The pole's global position: `None` when no pole is set, or why the set pole cannot be used (freed, outside the
+/// tree, not finite). A broken pole is a problem like a broken target: the node keeps its pose until it is fixed or
+/// cleared, rather than silently bending another way.
+pub fn pole_position(pole: Option<&Gd<Node2D>>) -> Result<Option<Vec2>, Problem> {
+    let Some(pole) = pole else { return Ok(None) };
+    if !pole.is_instance_valid() {
+        return Err(Problem::PoleFreed);
+    }
+    if !pole.is_inside_tree() {
+        return Err(Problem::PoleOutsideTree);
+    }
+    let position = vec2(pole.get_global_position());
+    if position.is_finite() { Ok(Some(position)) } else { Err(Problem::PoleNotFinite) }
+}
+
+/// One solve of an iterative chain node (FABRIK or CCD) toward `goal`: read, pre-bend toward `pole` if any, solve in
+/// flat arrays, write rotations.
 pub fn solve_chain(
     state: &mut IkState,
     goal: Vec2,
+    pole: Option<Vec2>,
     weight: f32,
     limits: &AngleLimits,
     solver: &impl ChainSolver,
 ) -> Result<Solved, Problem> {
-    let (effector, report) = state.chain.solve_iterative(solver, goal, weight, limits.active())?;
+    let (effector, report) = state.chain.solve_iterative(solver, goal, pole, weight, limits.active())?;
     Ok(Solved { error: effector.distance(goal), iterations: report.iterations })
 }
 

@@ -1,4 +1,4 @@
-//! The editor gizmo every node draws on itself: the chain, the target, and each limited bone's allowed arc.
+//! The editor gizmo every node draws on itself: the chain, the target, the pole, and each limited bone's allowed arc.
 
 use core::f32::consts::TAU;
 
@@ -14,9 +14,17 @@ use crate::convert::{affine, transform2d, vector2};
 const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
 const LIMIT_COLOR: Color = Color::from_rgba(0.35, 0.85, 1.0, 0.55);
 const TARGET_COLOR: Color = Color::from_rgba(1.0, 0.3, 0.45, 0.95);
+const POLE_COLOR: Color = Color::from_rgba(0.55, 1.0, 0.45, 0.9);
 
-/// Draws the gizmo into `node`, in global coordinates; only in the editor.
-pub fn draw(node: &mut Gd<Node2D>, chain: &BoneChain, target: Option<&Gd<Node2D>>, limits: &[Option<AngleLimit>]) {
+/// Draws the gizmo into `node`, in global coordinates; only in the editor. The pole (if any) is a diamond with a
+/// dashed line from the chain's middle joint, the one it pulls.
+pub fn draw(
+    node: &mut Gd<Node2D>,
+    chain: &BoneChain,
+    target: Option<&Gd<Node2D>>,
+    pole: Option<&Gd<Node2D>>,
+    limits: &[Option<AngleLimit>],
+) {
     if !crate::editor::in_editor() {
         return;
     }
@@ -53,6 +61,23 @@ pub fn draw(node: &mut Gd<Node2D>, chain: &BoneChain, target: Option<&Gd<Node2D>
         node.draw_arc_ex(p, r, 0.0, TAU, 24, TARGET_COLOR).width(width).done();
         node.draw_line_ex(p - Vector2::new(r, 0.0), p + Vector2::new(r, 0.0), TARGET_COLOR).width(width).done();
         node.draw_line_ex(p - Vector2::new(0.0, r), p + Vector2::new(0.0, r), TARGET_COLOR).width(width).done();
+    }
+    if let Some(pole) = pole.filter(|p| p.is_instance_valid() && p.is_inside_tree()) {
+        let p = pole.get_global_position();
+        let r = 6.0 / scale;
+        let middle = vector2(origins[origins.len() / 2]);
+        if p.is_finite() {
+            node.draw_dashed_line_ex(middle, p, POLE_COLOR).width(width * 0.75).dash(6.0 / scale).done();
+            let corners = [
+                p + Vector2::new(r, 0.0),
+                p + Vector2::new(0.0, r),
+                p - Vector2::new(r, 0.0),
+                p - Vector2::new(0.0, r),
+            ];
+            for i in 0..4 {
+                node.draw_line_ex(corners[i], corners[(i + 1) % 4], POLE_COLOR).width(width).done();
+            }
+        }
     }
     node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
 }

@@ -6,9 +6,10 @@
 ///
 /// `bones:` picks the bone properties, right after `target` in the inspector, and how the setup check resolves
 /// them:
-/// - `chain` — `root_bone` and `tip_bone`, a chain of any length;
-/// - `limb { /// help root_bone, /// help tip_bone, <more fields> }` — the two bones of a limb (the tip is the
-///   root's direct child), with their own help text and any further fields of the class right after them;
+/// - `chain` — `root_bone`, `tip_bone` and `pole`, a chain of any length;
+/// - `limb { /// help root_bone, /// help tip_bone, /// help pole, <more fields> }` — the two bones of a limb (the
+///   tip is the root's direct child) and its pole, with their own help text and any further fields of the class
+///   right after them;
 /// - `single { /// help bone }` — one `bone`.
 ///
 /// Help text passes as `tt` tokens (doc comments or string literals), never as `literal` fragments: those reach
@@ -17,7 +18,7 @@
 ///
 /// `solver { .. }` fields come after the shared settings; `target`, `last_error` and `last_iterations` take the
 /// class's own help text. Also generates `check_setup_impl`, which returns the target's global position once the
-/// bones are resolved, and implements the shared API ([`ik_node_class`]).
+/// bones (and the pole, if set) are checked, and implements the shared API ([`ik_node_class`]).
 macro_rules! ik_node {
     (
         $(#$doc:tt)*
@@ -40,8 +41,21 @@ macro_rules! ik_node {
                     /// Last bone of the chain: [member root_bone] itself or one of its Bone2D descendants.
                     #[export]
                     tip_bone: Option<Gd<Bone2D>>,
+                    /// Optional: a node the chain's middle bends toward, like a magnet (an elbow or knee pointer for
+                    /// a longer limb). Each solve starts from the chain laid from [member root_bone] toward the pole
+                    /// and on toward [member target], so the solved chain bulges to the pole's side; the end still
+                    /// reaches the target as exactly as without a pole. Mirror-safe: a pole that mirrors with the
+                    /// character gives the mirror image of the pose. A pole that was freed, is outside the tree or
+                    /// has a NaN position stops the node (one error and a configuration warning, the bones keep
+                    /// their pose) until it is fixed or cleared.
+                    #[export]
+                    pole: Option<Gd<Node2D>>,
                 }
-                ensure(this) { this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), false) }
+                ensure(this) {
+                    $crate::common::pole_position(this.pole.as_ref())?;
+                    this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), false)
+                }
+                pole(this) { this.pole.as_ref() }
                 solver { $($solver)* }
                 last_error: $last_error_doc,
                 last_iterations: $last_iterations_doc,
@@ -52,7 +66,7 @@ macro_rules! ik_node {
         $(#$doc:tt)*
         pub struct $class:ident {
             target: $target_doc:tt,
-            bones: limb { $(#$root_doc:tt)* root_bone, $(#$tip_doc:tt)* tip_bone, $($more:tt)* }
+            bones: limb { $(#$root_doc:tt)* root_bone, $(#$tip_doc:tt)* tip_bone, $(#$pole_doc:tt)* pole, $($more:tt)* }
             solver { $($solver:tt)* }
             last_error: $last_error_doc:tt,
             last_iterations: $last_iterations_doc:tt,
@@ -69,9 +83,16 @@ macro_rules! ik_node {
                     $(#$tip_doc)*
                     #[export]
                     tip_bone: Option<Gd<Bone2D>>,
+                    $(#$pole_doc)*
+                    #[export]
+                    pole: Option<Gd<Node2D>>,
                     $($more)*
                 }
-                ensure(this) { this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), true) }
+                ensure(this) {
+                    $crate::common::pole_position(this.pole.as_ref())?;
+                    this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), true)
+                }
+                pole(this) { this.pole.as_ref() }
                 solver { $($solver)* }
                 last_error: $last_error_doc,
                 last_iterations: $last_iterations_doc,
@@ -101,6 +122,7 @@ macro_rules! ik_node {
                     let bone = this.bone.as_ref().ok_or($crate::problem::Problem::NoBone)?;
                     this.state.chain.ensure(Some(bone), Some(bone), false)
                 }
+                pole(_this) { None }
                 solver { $($solver)* }
                 last_error: $last_error_doc,
                 last_iterations: $last_iterations_doc,
@@ -113,6 +135,7 @@ macro_rules! ik_node {
             target: $target_doc:tt,
             bones { $($bones:tt)* }
             ensure($this:ident) $ensure:block
+            pole($pole_this:ident) $pole:block
             solver { $($solver:tt)* }
             last_error: $last_error_doc:tt,
             last_iterations: $last_iterations_doc:tt,
@@ -196,6 +219,9 @@ macro_rules! ik_node {
             }
 
             fn ensure_bones($this: &mut Self) -> Result<(), $crate::problem::Problem> $ensure
+
+            /// The pole node, for the gizmo (`None` for a class without one).
+            fn pole_node($pole_this: &Self) -> Option<&Gd<Node2D>> $pole
         }
 
         $crate::node_class::ik_node_class!($class);
@@ -246,7 +272,8 @@ macro_rules! ik_node_class {
             }
             fn draw(&mut self) {
                 let mut this = self.to_gd().upcast::<godot::classes::Node2D>();
-                $crate::gizmo::draw(&mut this, &self.state.chain, self.target.as_ref(), self.limits.active());
+                let (target, pole) = (self.target.as_ref(), Self::pole_node(self));
+                $crate::gizmo::draw(&mut this, &self.state.chain, target, pole, self.limits.active());
             }
             fn get_configuration_warnings(&self) -> PackedStringArray {
                 $crate::common::configuration_warnings(self)

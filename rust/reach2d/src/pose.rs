@@ -6,7 +6,7 @@
 
 use glam::Affine2;
 use reach2d_core::write_back::{BonePose, ChainPose};
-use reach2d_core::{AngleLimit, ChainLimits, ChainSolver, SolveError, SolveReport, Vec2};
+use reach2d_core::{AngleLimit, ChainLimits, ChainSolver, SolveError, SolveReport, Vec2, pre_bend_toward_pole};
 
 /// A chain's pose as read: the owned form of [`ChainPose`].
 #[derive(Default)]
@@ -102,14 +102,16 @@ impl PoseBuffers {
         place(self.read.view(), &mut self.joints)
     }
 
-    /// Solves the joints toward `goal` with `solver`.
+    /// Solves the joints toward `goal` with `solver`, starting from the pose pre-bent toward `pole` when there is one
+    /// (see [`pre_bend_toward_pole`]).
     ///
     /// `rotation_limits` bound each bone's local rotation (an empty slice: none); they are translated into the
-    /// solver's segment limits for the pose as read.
+    /// solver's segment limits for the pose as read (before the pre-bend, which the limits' offsets must not see).
     pub fn solve(
         &mut self,
         solver: &impl ChainSolver,
         goal: Vec2,
+        pole: Option<Vec2>,
         rotation_limits: &[Option<AngleLimit>],
     ) -> Result<SolveReport, SolveError> {
         let limits = if rotation_limits.iter().all(Option::is_none) {
@@ -119,6 +121,9 @@ impl PoseBuffers {
                 self.read.view().segment_limits(&self.joints, rotation_limits, &mut self.segment_limits);
             ChainLimits { root_direction, per_bone: &self.segment_limits }
         };
+        if let Some(pole) = pole {
+            pre_bend_toward_pole(&mut self.joints, &self.lengths, pole, goal);
+        }
         solver.solve(&mut self.joints, &self.lengths, goal, &limits)
     }
 

@@ -362,7 +362,7 @@ impl INode2D for SpringChain2D {
     }
     fn draw(&mut self) {
         let mut this = self.to_gd().upcast::<Node2D>();
-        crate::gizmo::draw(&mut this, &self.state.chain, None, self.limits.active());
+        crate::gizmo::draw(&mut this, &self.state.chain, None, None, self.limits.active());
     }
     fn get_configuration_warnings(&self) -> PackedStringArray {
         common::configuration_warnings(self)

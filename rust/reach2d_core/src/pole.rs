@@ -1,11 +1,12 @@
-//! Pole targets: which side a limb bends to, and the start pose that pulls a chain's interior joints toward a pole.
+//! Pole targets: which side a limb bends to, and the start pose that bends a chain's interior joints to a pole's side.
 //!
 //! Everything here is plain vector geometry on global points (no fixed axis, no fixed orientation), so it commutes
 //! with any reflection: a pole that mirrors with the character gives the mirror image of the result.
 
 use glam::Vec2;
 
-use crate::geom::{respace, unit_or};
+use crate::geom::unit_or;
+use crate::solve_two_bone;
 
 /// `|sin|` of the angle at or below which [`side_of`] calls a point on the line (about 0.006 degrees).
 pub const STRAIGHT_SINE: f32 = 1e-4;
@@ -39,58 +40,55 @@ pub fn side_of(origin: Vec2, toward: Vec2, point: Vec2) -> Option<f32> {
 }
 
 /// Pre-bends a chain toward `pole` before an iterative solve (FABRIK or CCD), like the magnet of Godot's built-in
-/// FABRIK: the chain is laid from its root straight toward the pole and, past it, from the pole toward `target`,
-/// keeping every bone length exactly. A solve that starts there keeps its interior joints on the pole's side; it
-/// still reaches the target exactly as well as from any other start.
+/// FABRIK: the chain is laid out as a two-bone limb that reaches `target`, bent to the pole's side of the line from
+/// the root to the target. Its first half (the first `(N + 1) / 2` bones) lies straight from the root to the middle
+/// joint, the rest straight from there toward the target, and every bone keeps its length exactly. A solve that
+/// starts there has its interior joints on the pole's side and little left to do; it still reaches the target
+/// exactly as well as from any other start. Only the pole's side matters, not its distance, so a far pole bends
+/// the chain the same way as a near one.
 ///
 /// `joints` are the chain's `N + 1` joints (bone origins, then the tip) and `lengths` its `N` bone lengths, in the
-/// caller's units (global pixels in Godot); the root `joints[0]` never moves. A pole farther than the chain's
-/// length lays the whole chain toward it. When the target coincides with the pole, the part past the pole keeps
-/// the root-to-pole direction.
+/// caller's units (global pixels in Godot); the root `joints[0]` never moves. A target out of reach gives the
+/// straight chain toward it (as the solve would); one too close folds the limb as far as it goes (see
+/// [`solve_two_bone`]).
 ///
-/// Returns `false` and leaves `joints` untouched when there is nothing to do or the input is unusable: the pole at
-/// the root (within `1e-6` of the coordinates' magnitude), a pole, target or root that is not finite, or
-/// `lengths.len() + 1 != joints.len()` (including an empty chain). Never panics; does not allocate.
+/// Returns `false` and leaves `joints` untouched when there is nothing to bend or the input is unusable: a single
+/// bone, a pole on the root-to-target line (see [`side_of`]), a non-finite root, pole or target, a negative or
+/// non-finite length, or `lengths.len() + 1 != joints.len()`. Never panics; does not allocate.
 ///
 /// ```
-/// use reach2d_core::{pre_bend_toward_pole, Vec2};
-/// let mut joints = [Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(20.0, 0.0)];
-/// assert!(pre_bend_toward_pole(&mut joints, &[10.0, 10.0], Vec2::new(0.0, 10.0), Vec2::new(10.0, 10.0)));
-/// // Along the pole's direction up to the pole, then on toward the target.
-/// assert!(joints[1].distance(Vec2::new(0.0, 10.0)) < 1e-5);
-/// assert!(joints[2].distance(Vec2::new(10.0, 10.0)) < 1e-4);
+/// use reach2d_core::{pre_bend_toward_pole, side_of, Vec2};
+/// let mut joints = [Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(20.0, 0.0), Vec2::new(30.0, 0.0)];
+/// let (pole, target) = (Vec2::new(10.0, 20.0), Vec2::new(20.0, 0.0));
+/// assert!(pre_bend_toward_pole(&mut joints, &[10.0, 10.0, 10.0], pole, target));
+/// assert!(joints[3].distance(target) < 1e-4); // it already reaches
+/// for joint in &joints[1..3] {
+///     assert_eq!(side_of(joints[0], target, *joint), Some(1.0)); // the pole's side
+/// }
 /// ```
 pub fn pre_bend_toward_pole(joints: &mut [Vec2], lengths: &[f32], pole: Vec2, target: Vec2) -> bool {
     let Some(&root) = joints.first() else { return false };
-    if lengths.len() + 1 != joints.len() || !(root.is_finite() && pole.is_finite() && target.is_finite()) {
+    if lengths.len() < 2 || lengths.len() + 1 != joints.len() {
         return false;
     }
-    let to_pole = pole - root;
-    let scale = root.abs().max_element().max(pole.abs().max_element()).max(1.0);
-    let pole_distance = to_pole.length();
-    if !pole_distance.is_finite() || pole_distance <= 1e-6 * scale {
-        return false;
-    }
-    let toward_pole = to_pole / pole_distance;
-    let past_pole = unit_or(target - pole, toward_pole);
+    let Some(bend) = side_of(root, target, pole) else { return false };
+    let split = lengths.len().div_ceil(2);
+    let (upper, lower): (f32, f32) = (lengths[..split].iter().sum(), lengths[split..].iter().sum());
+    let Ok(limb) = solve_two_bone(root, upper, lower, target, bend, 0.0) else { return false };
+    let first = unit_or(limb.joint - root, unit_or(target - root, Vec2::X));
+    let second = unit_or(limb.tip - limb.joint, first);
     let mut along = 0.0;
-    for (joint, &length) in joints[1..].iter_mut().zip(lengths) {
+    for (i, (joint, &length)) in joints[1..].iter_mut().zip(lengths).enumerate() {
         along += length;
-        *joint = if along <= pole_distance {
-            root + toward_pole * along
-        } else {
-            pole + past_pole * (along - pole_distance)
-        };
+        *joint = if i < split { root + first * along } else { limb.joint + second * (along - upper) };
     }
-    // The bone that turns the corner at the pole is a chord, shorter than its length: re-space root to tip.
-    respace(joints, lengths, root, toward_pole);
     true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ChainLimits, ChainSolver, FabrikSettings, solve_fabrik};
+    use crate::{CcdSettings, ChainLimits, ChainSolver, FabrikSettings, solve_fabrik};
 
     fn mirror(p: Vec2) -> Vec2 {
         Vec2::new(-p.x, p.y)
@@ -114,36 +112,43 @@ mod tests {
     }
 
     #[test]
-    fn pre_bend_keeps_the_root_and_every_length() {
+    fn pre_bend_keeps_the_root_and_every_length_and_bends_to_the_pole() {
         let lengths = [30.0, 0.0, 25.0, 12.5, 40.0];
-        let mut joints = [Vec2::new(5.0, 5.0); 6];
-        joints[0] = Vec2::new(-4.0, 9.0);
-        for (pole, target) in [
-            (Vec2::new(20.0, 60.0), Vec2::new(60.0, 10.0)),
-            (Vec2::new(500.0, -300.0), Vec2::new(60.0, 10.0)),
-            (Vec2::new(20.0, 60.0), Vec2::new(20.0, 60.0)),
+        for (pole, target, reaches) in [
+            (Vec2::new(20.0, 60.0), Vec2::new(60.0, 10.0), true),
+            (Vec2::new(5000.0, -3000.0), Vec2::new(60.0, 10.0), true),
+            (Vec2::new(-20.0, 60.0), Vec2::new(-4.0, 15.0), false),
         ] {
+            let mut joints = [Vec2::new(5.0, 5.0); 6];
+            joints[0] = Vec2::new(-4.0, 9.0);
             let root = joints[0];
             assert!(pre_bend_toward_pole(&mut joints, &lengths, pole, target));
             assert_eq!(joints[0], root);
             for (w, &l) in joints.windows(2).zip(&lengths) {
                 assert!((w[0].distance(w[1]) - l).abs() < 1e-4, "length {l} kept: {}", w[0].distance(w[1]));
             }
-            // The first bone points at the pole.
-            assert!((joints[1] - root).normalize().distance((pole - root).normalize()) < 1e-5);
+            if reaches {
+                assert!(joints[5].distance(target) < 1e-3, "the start already reaches: {}", joints[5]);
+                let side = side_of(root, target, pole);
+                for &joint in &joints[1..5] {
+                    assert_eq!(side_of(root, target, joint), side, "{joint} on the pole's side");
+                }
+            }
         }
     }
 
     #[test]
     fn pre_bend_refuses_unusable_input_untouched() {
         let start = [Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(20.0, 0.0)];
-        let target = Vec2::new(5.0, 5.0);
+        let target = Vec2::new(15.0, 5.0);
         for (pole, lengths) in [
             (Vec2::ZERO, &[10.0, 10.0][..]),
-            (Vec2::new(1e-9, 0.0), &[10.0, 10.0][..]),
+            (Vec2::new(30.0, 10.0), &[10.0, 10.0][..]),
             (Vec2::NAN, &[10.0, 10.0][..]),
             (Vec2::new(f32::INFINITY, 0.0), &[10.0, 10.0][..]),
             (Vec2::new(0.0, 10.0), &[10.0][..]),
+            (Vec2::new(0.0, 10.0), &[10.0, f32::NAN][..]),
+            (Vec2::new(0.0, 10.0), &[10.0, -1.0][..]),
         ] {
             let mut joints = start;
             assert!(!pre_bend_toward_pole(&mut joints, lengths, pole, target), "{pole} {lengths:?}");
@@ -151,6 +156,8 @@ mod tests {
         }
         let mut joints = start;
         assert!(!pre_bend_toward_pole(&mut joints, &[10.0, 10.0], Vec2::Y, Vec2::NAN));
+        let mut one = [Vec2::ZERO, Vec2::X];
+        assert!(!pre_bend_toward_pole(&mut one, &[1.0], Vec2::Y, Vec2::new(0.5, 0.5)), "one bone: nothing to bend");
         assert!(!pre_bend_toward_pole(&mut [], &[], Vec2::Y, target));
     }
 
@@ -163,6 +170,7 @@ mod tests {
         let target = Vec2::new(80.0, 20.0);
         for pole_side in [1.0f32, -1.0] {
             let pole = Vec2::new(50.0, 60.0 * pole_side);
+            assert_eq!(side_of(Vec2::ZERO, target, pole), Some(pole_side));
             let solve = |pole: Vec2, target: Vec2| {
                 let mut joints = [
                     Vec2::ZERO,
