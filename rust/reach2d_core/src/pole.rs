@@ -194,10 +194,15 @@ mod tests {
                 assert!(mirror(*a).distance(*b) < 1e-3, "mirror image: {a} vs {b}");
             }
         }
-        // The same through the ChainSolver trait, the way the Godot layer calls it.
-        let mut joints =
-            [Vec2::ZERO, Vec2::new(40.0, 0.0), Vec2::new(75.0, 0.0), Vec2::new(105.0, 0.0), Vec2::new(130.0, 0.0)];
-        assert!(pre_bend_toward_pole(&mut joints, &lengths, Vec2::new(0.0, -50.0), target));
-        assert!(settings.solve(&mut joints, &lengths, target, &ChainLimits::NONE).unwrap().reached);
+        // CCD through the ChainSolver trait, the way the Godot layer calls it; a far pole decides the side too.
+        let ccd = CcdSettings { max_iterations: 64, tolerance: 0.01, max_angle_step: f32::INFINITY };
+        for pole in [Vec2::new(0.0, -50.0), Vec2::new(-3000.0, 9000.0)] {
+            let mut joints =
+                [Vec2::ZERO, Vec2::new(40.0, 0.0), Vec2::new(75.0, 0.0), Vec2::new(105.0, 0.0), Vec2::new(130.0, 0.0)];
+            assert!(pre_bend_toward_pole(&mut joints, &lengths, pole, target));
+            assert!(ccd.solve(&mut joints, &lengths, target, &ChainLimits::NONE).unwrap().reached);
+            let side = side_of(Vec2::ZERO, target, pole);
+            assert!(joints[1..4].iter().all(|&j| side_of(Vec2::ZERO, target, j) == side), "CCD keeps the side");
+        }
     }
 }
