@@ -2,7 +2,7 @@ extends "res://lib/test_case.gd"
 ## The bad-input matrix: every node class x every bad value a script can assign or pass (enums out of range, ints
 ## and wrong types where enums and nodes are expected, NaN/INF/1e30 floats, negative and huge iteration counts and
 ## bone indices, wrong-class nodes set through `set()`), plus the scene cases (freed and re-parented bones mid-run,
-## a tip not under the root, chains of 1 and 512 bones, zero/negative/1e-6 scales, many nodes on the same bones).
+## a pole freed mid-run or at NaN, a tip not under the root, chains of 1 and 512 bones, zero/negative/1e-6 scales, many nodes on the same bones).
 ##
 ## Each case checks: no panic message, no NaN in any bone, the property keeps its last good value or takes a
 ## documented clamp, the last good pose is kept when the node refuses, and at most one message per distinct
@@ -22,12 +22,13 @@ const BAD_COUNTS := [-1, 0, -2147483648, 2147483647, 1099511627776]
 const BAD_INDICES := [-1, -2147483648, 2147483647, 1099511627776, 9223372036854775807, 512]
 
 ## Documented ranges of each float property after any assignment (inclusive), by property name.
-## (Tolerance, softness and max_angle_step: finite and >= 0; 0 max_angle_step = unlimited.)
+## (Tolerance, softness and max_angle_step: finite and >= 0; 0 max_angle_step = unlimited. angle_offset: radians.)
 const FLOAT_RANGES := {
 	"weight": [0.0, 1.0],
 	"tolerance": [0.0, 3.4e38],
 	"softness": [0.0, 3.4e38],
 	"max_angle_step": [0.0, 3.4e38],
+	"angle_offset": [-PI, PI],
 }
 ## Iteration counts a node accepts; anything else is refused with one message.
 const MAX_ITERATIONS := 1024
@@ -197,12 +198,14 @@ func test_float_properties() -> void:
 		"FabrikChain2D": ["weight", "tolerance"],
 		"CcdChain2D": ["weight", "tolerance", "max_angle_step"],
 		"TwoBoneIk2D": ["weight", "softness"],
-		"LookAt2D": ["weight"],
+		"LookAt2D": ["weight", "angle_offset"],
 	}
 	for klass in CLASSES:
 		for property in props[klass]:
+			var r: Array = FLOAT_RANGES[property]
 			for value in BAD_FLOATS:
-				await property_case(klass, property, value, float_check(property, value), value != value or value < 0.0)
+				var refused: bool = not (is_finite(value) and value >= r[0] and value <= r[1])
+				await property_case(klass, property, value, float_check(property, value), refused)
 	print_matrix("float properties")
 
 
@@ -215,14 +218,14 @@ func test_iteration_counts() -> void:
 
 func test_wrong_class_nodes() -> void:
 	var slots := {
-		"FabrikChain2D": ["target", "root_bone", "tip_bone"],
-		"CcdChain2D": ["target", "root_bone", "tip_bone"],
-		"TwoBoneIk2D": ["target", "root_bone", "tip_bone"],
+		"FabrikChain2D": ["target", "root_bone", "tip_bone", "pole"],
+		"CcdChain2D": ["target", "root_bone", "tip_bone", "pole"],
+		"TwoBoneIk2D": ["target", "root_bone", "tip_bone", "pole"],
 		"LookAt2D": ["target", "bone"],
 	}
 	for klass in CLASSES:
 		for slot in slots[klass]:
-			var wrong := [Node.new(), Sprite2D.new() if slot != "target" else Node3D.new(), 5, "bone_0", Resource.new()]
+			var wrong := [Node.new(), Sprite2D.new() if slot not in ["target", "pole"] else Node3D.new(), 5, "bone_0", Resource.new()]
 			for value in wrong:
 				await property_case(klass, slot, value, node_check)
 			for value in wrong:
@@ -338,6 +341,24 @@ func add_seven_more_nodes(c: Dictionary) -> void:
 	c["extras"] = extras
 
 
+## A pole the node solved with, then freed: the node refuses (one message) and keeps its pose.
+func free_pole(c: Dictionary) -> void:
+	var pole := Node2D.new()
+	c["skeleton"].add_child(pole)
+	pole.position = Vector2(0, -60)
+	c["ik"].pole = pole
+	c["ik"].solve()
+	pole.free()
+
+
+## A pole at a NaN position: refused like a NaN target.
+func nan_pole(c: Dictionary) -> void:
+	var pole := Node2D.new()
+	c["skeleton"].add_child(pole)
+	pole.position = Vector2(NAN, 1)
+	c["ik"].pole = pole
+
+
 func no_change(_c: Dictionary) -> void:
 	pass
 
@@ -353,6 +374,9 @@ func test_scene_cases() -> void:
 			await scene_case(klass, "skeleton scale %s" % s, setup(klass), scale_skeleton.bind(s), false)
 			await scene_case(klass, "root bone scale %s" % s, setup(klass), scale_root_bone.bind(s), false)
 		await scene_case(klass, "8 nodes on the same bones", setup(klass), add_seven_more_nodes, false)
+		if chain:
+			await scene_case(klass, "pole freed mid-run", setup(klass), free_pole, true)
+			await scene_case(klass, "pole at NaN", setup(klass), nan_pole, true)
 	# Chains of 1 and 512 bones.
 	for n in [1, 512]:
 		for klass in ["FabrikChain2D", "CcdChain2D", "LookAt2D"]:
