@@ -1,7 +1,8 @@
 extends "res://common/demo.gd"
 ## A character built from Bone2D shapes walks on uneven ground. Each leg is a TwoBoneIk2D whose foot target is
-## planted on the ground and swung forward one step at a time; turning around sets `scale.x = -1` on the
-## character's root, and the IK gives the exact mirror image. The head is a LookAt2D toward the pointer.
+## planted on the ground and swung forward one step at a time; the knees point at a pole that is a child of the
+## character, so it turns with it. Turning around sets `scale.x = -1` on the character's root, and the IK gives the
+## exact mirror image. The head is a LookAt2D toward the pointer.
 
 const Rig := preload("res://common/rig.gd")
 const THIGH := 52.0
@@ -20,6 +21,8 @@ var arms: Array[Bone2D] = []
 var legs: Array[Node2D] = []
 var foot_targets: Array[Node2D] = []
 var head_ik: Node2D
+## The knees point at it: in front of the hips, in the character's own frame, so it turns around with the character.
+var knee_pole: Node2D
 var look_target: Node2D
 var facing := 1.0
 var walking := true
@@ -27,6 +30,9 @@ var walking := true
 var feet: Array[Dictionary] = []
 var travelled := 0.0
 var turns := 0
+## Frames (once the legs have solved) with both knees bent forward in the character's own frame, of all frames seen.
+var knees_forward := 0
+var knee_frames := 0
 
 
 func demo_title() -> String:
@@ -34,7 +40,7 @@ func demo_title() -> String:
 
 
 func demo_help() -> String:
-	return "The feet are IK targets planted on the uneven ground. The walker turns around with scale.x = -1 on its root: the knees still bend forward, the mirrored pose is exact. The head looks at the mouse or your finger. Arrow keys turn it."
+	return "The feet are IK targets planted on the uneven ground; the knees point at a pole (the green diamond) in front of the hips. The walker turns around with scale.x = -1 on its root, the pole with it: the knees still bend forward, the mirrored pose is exact. The head looks at the mouse or your finger. Arrow keys turn it."
 
 
 func ground_y(x: float) -> float:
@@ -52,6 +58,10 @@ func _demo_ready() -> void:
 	var skin := Color(0.93, 0.78, 0.62)
 	var shirt := Color(0.3, 0.55, 0.85)
 	var trousers := Color(0.22, 0.25, 0.4)
+	knee_pole = Node2D.new()
+	knee_pole.name = "KneePole"
+	knee_pole.position = Vector2(90, 40)
+	walker.add_child(knee_pole)
 	hip = Rig.bone(skeleton, "Hip", Vector2.ZERO, 12.0, -PI / 2)
 	var torso := Rig.bone(hip, "Torso", Vector2(0, -12), 58.0, -PI / 2, 0.06)
 	Rig.limb(torso, 30.0, shirt)
@@ -87,7 +97,7 @@ func _demo_ready() -> void:
 		ik.root_bone = thigh
 		ik.tip_bone = shin
 		ik.target = foot_target
-		ik.flip_bend = true  # knees forward (toward +x in the character's own frame)
+		ik.pole = knee_pole  # knees forward (toward +x in the character's own frame), whichever way it faces
 		add_child(ik)
 		legs.append(ik)
 	look_target = Rig.target(self, "LookTarget", auto_aim(0.0))
@@ -124,6 +134,7 @@ func auto_aim(t: float) -> Vector2:
 
 
 func _demo_process(delta: float) -> void:
+	_count_knees()
 	if walking:
 		if (facing > 0.0 and walker.position.x > X_MAX) or (facing < 0.0 and walker.position.x < X_MIN):
 			_turn()
@@ -150,6 +161,22 @@ func _demo_process(delta: float) -> void:
 		foot_targets[i].global_position = feet[i]["pos"]
 	look_target.global_position = aim()
 	set_status("legs error %.3f / %.3f px   head %.3f rad   facing %s" % [legs[0].last_error, legs[1].last_error, head_ik.last_error, "right" if facing > 0.0 else "left (scale.x = -1)"])
+
+
+## Counts the frames whose pose (the IK's, from the frame before) bends both knees forward in the character's frame.
+func _count_knees() -> void:
+	if legs.is_empty() or legs[0].last_error < 0.0 or legs[1].last_error < 0.0:
+		return  # not solved yet: the legs still stand straight in their rest pose
+	var to_character := walker.global_transform.affine_inverse()
+	var forward := true
+	for ik in legs:
+		var hip_at: Vector2 = to_character * (ik.root_bone as Bone2D).global_position
+		var knee: Vector2 = to_character * (ik.tip_bone as Bone2D).global_position
+		var foot: Vector2 = to_character * Rig.bone_end(ik.tip_bone)
+		# Forward is +x; the leg points down (+y), so a forward knee has a negative cross product.
+		forward = forward and (foot - hip_at).cross(knee - hip_at) < 0.0
+	knee_frames += 1
+	knees_forward += 1 if forward else 0
 
 
 ## Plants and swings the feet: a foot that falls half a stride behind the hip steps to half a stride ahead of where
@@ -250,6 +277,9 @@ func _draw_overlay(canvas: Node2D) -> void:
 	for t in foot_targets:
 		canvas.draw_arc(t.global_position, 5.0, 0.0, TAU, 16, Color(ACCENT, 0.9), 1.5, true)
 	draw_marker(canvas, look_target.global_position, 9.0, Color(0.4, 0.85, 1.0))
+	var p := knee_pole.global_position
+	var diamond := PackedVector2Array([p + Vector2(6, 0), p + Vector2(0, 6), p - Vector2(6, 0), p - Vector2(0, 6), p + Vector2(6, 0)])
+	canvas.draw_polyline(diamond, Color(0.55, 1.0, 0.45, 0.9), 1.5, true)
 
 
 func get_ik_nodes() -> Array:
@@ -259,4 +289,4 @@ func get_ik_nodes() -> Array:
 
 
 func summary() -> String:
-	return "walked %.0f px, turned %d times" % [travelled, turns]
+	return "walked %.0f px, turned %d times, knees forward in %d of %d frames" % [travelled, turns, knees_forward, knee_frames]
