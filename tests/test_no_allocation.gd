@@ -27,6 +27,13 @@ func test_steady_state_solves_allocate_nothing() -> void:
 		var tip := 1 if klass == "TwoBoneIk2D" else lengths.size() - 1
 		var ik := make_ik(klass, skeleton, target, 0, tip, 0)
 		ik.set_angle_limits(0, -1.0, 1.0)
+		# The animator controls are part of the per-frame path too: a moving pole, a look-at offset.
+		if klass == "LookAt2D":
+			ik.angle_offset = 0.7
+		else:
+			var pole := make_target(skeleton.global_position + Vector2(20, -70))
+			ik.pole = pole
+			targets.append(pole)
 		nodes.append(ik)
 		targets.append(target)
 	# Warm up: the first solves size the buffers.
