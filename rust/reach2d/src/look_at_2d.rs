@@ -43,19 +43,14 @@ node_class::ik_node! {
 impl LookAt2D {
     fn solve_impl(&mut self) -> Result<Solved, Problem> {
         let goal = self.check_setup_impl()?;
-        let chain = &mut self.state.chain;
-        let (effector, origin) = chain.solve_closed_form(
-            TipEnd::Direction(self.angle_offset),
-            self.weight,
-            self.limits.active(),
-            |_, joints| {
-                let origin = joints[0];
-                let current = joints[1] - origin;
-                let solution = solve_look_at(origin, current, goal, 0.0, None).map_err(Problem::Solver)?;
-                joints[1] = origin + solution.direction;
-                Ok(origin)
-            },
-        )?;
+        let (chain, tip_end) = (&mut self.state.chain, TipEnd::Direction(self.angle_offset));
+        let (effector, origin) = chain.solve_closed_form(tip_end, self.weight, self.limits.active(), |_, joints| {
+            let origin = joints[0];
+            let current = joints[1] - origin;
+            let solution = solve_look_at(origin, current, goal, 0.0, None).map_err(Problem::Solver)?;
+            joints[1] = origin + solution.direction;
+            Ok(origin)
+        })?;
         let to_target = goal - origin;
         let error =
             if to_target.length_squared() > 0.0 { signed_angle(effector - origin, to_target).abs() } else { 0.0 };
