@@ -162,3 +162,25 @@ func test_broken_pole_is_one_clear_problem() -> void:
 			if breakage == "outside the tree":
 				pole.free()
 			free_case(case)
+
+
+func test_pole_with_angle_limits_keeps_the_limits() -> void:
+	# The pre-bent start may lie outside the limits; the chains' solve still ends inside them, at the target.
+	for klass in ["TwoBoneIk2D"] + CHAINS:
+		for setup in ["none", "skeleton_x", "bone_x"]:
+			for pole_side in [1.0, -1.0]:
+				var case := make_case(klass, setup, pole_side, 1)
+				var ik: Node2D = case["ik"]
+				var bones: Array = case["bones"]
+				for i in case["tip"] + 1:
+					ik.set_angle_limits(i, -1.3, 1.3)
+				for i in 3:
+					ik.solve()
+				var label := "%s %s pole side %s with limits" % [klass, setup, pole_side]
+				for i in case["tip"] + 1:
+					var r: float = wrapf(bones[i].rotation, -PI, PI)
+					expect(r >= -1.3 - 1e-4 and r <= 1.3 + 1e-4, "%s: bone %d rotation %s within [-1.3, 1.3]" % [label, i, r])
+				# The chains search inside the limits; TwoBoneIk2D's closed form only clamps its written rotations.
+				if klass != "TwoBoneIk2D":
+					expect(ik.last_error <= ik.tolerance, "%s: reached (error %s)" % [label, ik.last_error])
+				free_case(case)
