@@ -42,7 +42,7 @@ macro_rules! ik_node {
                     #[export]
                     tip_bone: Option<Gd<Bone2D>>,
                     /// Optional: a node the chain's middle bends toward, like the built-in FABRIK's magnet (an elbow
-                    /// or knee pointer for a longer limb). Each solve starts from the chain bent like a two-bone limb
+                    /// or knee pointer for a longer limb). Each solve starts (instead of from the last frame's pose) from the chain bent like a two-bone limb
                     /// (its first half and the rest each straight) that reaches for [member target] with the bend on
                     /// the pole's side of the line from [member root_bone] to the target, so the solved chain bulges
                     /// to that side; the end still reaches the target as exactly as without a pole. Only the side
