@@ -41,15 +41,15 @@ macro_rules! ik_node {
                     /// Last bone of the chain: [member root_bone] itself or one of its Bone2D descendants.
                     #[export]
                     tip_bone: Option<Gd<Bone2D>>,
-                    /// Optional: a node the chain's middle bends toward, like the built-in FABRIK's magnet (an elbow
-                    /// or knee pointer for a longer limb). Each solve starts (instead of from the last frame's pose) from the chain bent like a two-bone limb
-                    /// (its first half and the rest each straight) that reaches for [member target] with the bend on
-                    /// the pole's side of the line from [member root_bone] to the target, so the solved chain bulges
-                    /// to that side; the end still reaches the target as exactly as without a pole. Only the side
-                    /// counts, not the distance; a pole on the line decides nothing. Make it a child of the character
-                    /// and it turns with it: the mirrored character gets the mirror image of the pose. A pole that was
-                    /// freed, is outside the tree or has a NaN position stops the node (one error and a configuration
-                    /// warning, the bones keep their pose) until it is fixed or cleared.
+                    /// Optional: a node the chain's middle bends toward, like the built-in FABRIK's magnet (an elbow or
+                    /// knee pointer for a longer limb). Each solve starts (instead of from the last frame's pose) from
+                    /// the chain bent like a two-bone limb (its first half and the rest each straight) that reaches for
+                    /// [member target] with the bend on the pole's side of the line from [member root_bone] to the
+                    /// target, so the solved chain bulges to that side; the end still reaches the target as exactly as
+                    /// without a pole. Only the side counts, not the distance; a pole on the line decides nothing. Make
+                    /// it a child of the character and it turns with it: the mirrored character gets the mirror image
+                    /// of the pose. A pole that was freed, is outside the tree or has a NaN position stops the node
+                    /// (one error and a configuration warning, the bones keep their pose) until it is fixed or cleared.
                     #[export]
                     pole: Option<Gd<Node2D>>,
                 }

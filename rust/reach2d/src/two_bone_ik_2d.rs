@@ -51,7 +51,8 @@ node_class::ik_node! {
             /// The side the limb last bent to without a pole, in the root's parent frame (+1, -1, or 0 before any
             /// bent pose was seen): the side a straight input keeps.
             bend_memory: f32,
-            /// The rotations this node wrote last: a read pose equal to them is the node's own result, not the artist's.
+            /// The rotations this node wrote last: a read pose equal to them is the node's own result, not the
+            /// artist's.
             own_rotations: Option<[f32; 2]>,
         }
         solver {
