@@ -30,8 +30,8 @@ var walking := true
 var feet: Array[Dictionary] = []
 var travelled := 0.0
 var turns := 0
-## Frames (once the legs have solved) with both knees bent forward in the character's own frame, of all frames seen.
-var knees_forward := 0
+## Frames (once the legs have solved) with a knee bent backward in the character's own frame, of all frames seen.
+var knees_backward := 0
 var knee_frames := 0
 
 
@@ -163,20 +163,22 @@ func _demo_process(delta: float) -> void:
 	set_status("legs error %.3f / %.3f px   head %.3f rad   facing %s" % [legs[0].last_error, legs[1].last_error, head_ik.last_error, "right" if facing > 0.0 else "left (scale.x = -1)"])
 
 
-## Counts the frames whose pose (the IK's, from the frame before) bends both knees forward in the character's frame.
+## Counts the frames whose pose (the IK's, from the frame before) bends a knee backward in the character's frame (a
+## straight leg is neither way).
 func _count_knees() -> void:
 	if legs.is_empty() or legs[0].last_error < 0.0 or legs[1].last_error < 0.0:
 		return  # not solved yet: the legs still stand straight in their rest pose
 	var to_character := walker.global_transform.affine_inverse()
-	var forward := true
+	var backward := false
 	for ik in legs:
 		var hip_at: Vector2 = to_character * (ik.root_bone as Bone2D).global_position
 		var knee: Vector2 = to_character * (ik.tip_bone as Bone2D).global_position
 		var foot: Vector2 = to_character * Rig.bone_end(ik.tip_bone)
-		# Forward is +x; the leg points down (+y), so a forward knee has a negative cross product.
-		forward = forward and (foot - hip_at).cross(knee - hip_at) < 0.0
+		# Forward is +x; the leg points down (+y), so a backward knee has a positive cross product.
+		var leg := foot - hip_at
+		backward = backward or leg.cross(knee - hip_at) > 1e-3 * leg.length_squared()
 	knee_frames += 1
-	knees_forward += 1 if forward else 0
+	knees_backward += 1 if backward else 0
 
 
 ## Plants and swings the feet: a foot that falls half a stride behind the hip steps to half a stride ahead of where
@@ -289,4 +291,4 @@ func get_ik_nodes() -> Array:
 
 
 func summary() -> String:
-	return "walked %.0f px, turned %d times, knees forward in %d of %d frames" % [travelled, turns, knees_forward, knee_frames]
+	return "walked %.0f px, turned %d times, knees bent backward in %d of %d frames" % [travelled, turns, knees_backward, knee_frames]

@@ -33,7 +33,7 @@ func test_offset_direction_faces_the_target_under_mirroring() -> void:
 				expect(absf(own - absf(angle_difference(0.0, offset))) < 1e-3, "%s offset %s: the bone itself is turned away by the offset (%s)" % [setup, offset, own])
 			for node in [case["character"], target, look]:
 				node.free()
-	print("LookAt2D angle_offset: worst angle between the offset direction and the target over %d setups x %d offsets: %.2e rad" % [MirrorRig.SETUPS.size(), OFFSETS.size(), worst])
+	print("LookAt2D angle_offset: worst angle between the offset direction and the target over %d setups x %d offsets: %.7f rad" % [MirrorRig.SETUPS.size(), OFFSETS.size(), worst])
 
 
 func test_mirrored_character_looks_the_mirrored_way() -> void:
@@ -55,6 +55,6 @@ func test_mirrored_character_looks_the_mirrored_way() -> void:
 	var diff := MirrorRig.mirror_point(ea, axis).distance_to(eb)
 	expect(diff < 1e-3, "the mirrored head's end is the mirror image (off by %s px)" % diff)
 	expect(absf(angle_difference(a["bones"][3].rotation, b["bones"][3].rotation)) < 1e-5, "same local rotation on both")
-	print("LookAt2D angle_offset 90 deg, mirrored character: mirror image within %.2e px" % diff)
+	print("LookAt2D angle_offset 90 deg, mirrored character: mirror image within %.6f px" % diff)
 	for node in [a["character"], b["character"], ta, tb, la, lb]:
 		node.free()
