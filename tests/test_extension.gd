@@ -34,13 +34,19 @@ func test_common_properties_and_methods() -> void:
 func test_chain_specific_properties() -> void:
 	for name in ["FabrikChain2D", "CcdChain2D"]:
 		var node: Node2D = ClassDB.instantiate(name)
-		for prop in ["root_bone", "tip_bone", "max_iterations", "tolerance"]:
+		for prop in ["root_bone", "tip_bone", "pole", "max_iterations", "tolerance"]:
 			expect(prop in node, "%s has %s" % [name, prop])
+		expect(node.pole == null, "%s.pole defaults to none" % name)
 		expect(node.max_iterations >= 1 and node.tolerance > 0.0, "%s has sensible solver defaults" % name)
 		node.free()
 	var two := TwoBoneIk2D.new()
 	expect("flip_bend" in two and two.flip_bend == false, "TwoBoneIk2D.flip_bend defaults to false")
+	expect("pole" in two and two.pole == null, "TwoBoneIk2D.pole defaults to none")
+	# The pole sits right after the bones in the inspector.
+	var names := two.get_property_list().map(func(p): return p["name"])
+	expect(names.find("pole") == names.find("tip_bone") + 1, "TwoBoneIk2D lists pole right after tip_bone")
 	two.free()
 	var look := LookAt2D.new()
 	expect("bone" in look, "LookAt2D has bone")
+	expect("angle_offset" in look and look.angle_offset == 0.0, "LookAt2D.angle_offset defaults to 0")
 	look.free()
