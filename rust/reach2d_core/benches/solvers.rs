@@ -14,6 +14,8 @@
 //!   root-to-tip pass per iteration), without validation, fallbacks or the stopping rule.
 //!   FABRIK's cost is reported as a ratio to it.
 //! * `two_bone`: one closed-form two-bone solve.
+//! * `pre_bend/N`: `pre_bend_toward_pole` on the same chain (the start pose a pole gives before a solve), with the
+//!   same copy of the start pose; reported as a ratio to `fabrik/N`.
 //! * `spring/N`: one 1/60 s step of an N-bone spring chain (4 substeps of 1/240 s) whose goal moves every step,
 //!   with gravity; throughput in bone-substeps, so `time / (N * 4)` is the cost per bone per substep.
 //!
@@ -26,7 +28,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use reach2d_core::{
     AngleLimit, CcdSettings, ChainLimits, FabrikSettings, SpringBone, SpringFrame, SpringGoal, SpringSettings, Vec2,
-    solve_ccd, solve_fabrik, solve_two_bone, step_spring,
+    pre_bend_toward_pole, solve_ccd, solve_fabrik, solve_two_bone, step_spring,
 };
 
 const SIZES: [usize; 5] = [2, 4, 8, 16, 64];
@@ -128,6 +130,21 @@ fn chains(c: &mut Criterion) {
             b.iter(|| {
                 joints.copy_from_slice(&start);
                 solve_fabrik(black_box(&mut joints), &lengths, black_box(target), &limits, &fabrik_settings)
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("pre_bend");
+    for &n in &SIZES {
+        let (start, lengths, target) = setup(n);
+        let pole = target.perp() * 0.5;
+        let mut joints = start.clone();
+        assert!(pre_bend_toward_pole(&mut joints, &lengths, pole, target), "N={n} has a side to bend to");
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                joints.copy_from_slice(&start);
+                pre_bend_toward_pole(black_box(&mut joints), &lengths, black_box(pole), black_box(target))
             })
         });
     }

@@ -34,6 +34,13 @@ def main():
     print(f"two_bone: {t[0]:.2f} ns per solve (95% CI of the median {t[1]:.2f}–{t[2]:.2f}, MAD {t[3]:.2f})")
     print(f"flatness FABRIK N=64 / N=4 per bone: {per_bone[64][0] / per_bone[4][0]:.2f}x; "
           f"CCD: {per_bone[64][1] / per_bone[4][1]:.2f}x")
+    if os.path.isdir(os.path.join(ROOT, "pre_bend")):
+        print()
+        print("| N | pre_bend ns (95% CI of the median) | fabrik/N solve ns | pre_bend / FABRIK solve |")
+        print("|---|---|---|---|")
+        for n in SIZES:
+            p, f = est("pre_bend", n), est("fabrik", n)
+            print(f"| {n} | {p[0]:.1f} ({p[1]:.1f}–{p[2]:.1f}) | {f[0]:.1f} | {p[0] / f[0]:.3f} |")
 
 
 if __name__ == "__main__":
