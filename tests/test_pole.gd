@@ -55,6 +55,7 @@ func test_pole_side_decides_the_bend_under_mirroring() -> void:
 	var index := 0
 	for klass in ["TwoBoneIk2D"] + CHAINS:
 		var worst_error := 0.0
+		var most_iterations := 0
 		var all_on_side := 0
 		var cases := 0
 		for setup in MirrorRig.SETUPS:
@@ -76,10 +77,11 @@ func test_pole_side_decides_the_bend_under_mirroring() -> void:
 					expect(ik.last_error <= tolerance, "%s: reached (error %s)" % [label, ik.last_error])
 					expect(all_finite(case["bones"]), "%s: finite" % label)
 					worst_error = maxf(worst_error, ik.last_error)
+					most_iterations = maxi(most_iterations, ik.last_iterations)
 					all_on_side += 1 if s["on_side"] == s["interior"] else 0
 					cases += 1
 					free_case(case)
-		lines.append("%s with a pole: %d/%d cases with every interior joint on the pole's side, worst error %.4f px" % [klass, all_on_side, cases, worst_error])
+		lines.append("%s with a pole: %d/%d cases with every interior joint on the pole's side, worst error %.4f px, at most %d iterations" % [klass, all_on_side, cases, worst_error, most_iterations])
 	print("\n".join(lines))
 
 
