@@ -288,6 +288,17 @@ impl BoneChain {
         Ok((effector, placed, self.pose.rotations()))
     }
 
+    /// Bench only: reads the chain as a solve does and writes each bone's rotation back unchanged, with no solving
+    /// in between: the engine I/O every solve pays. Returns the tip's end, global px.
+    #[cfg(feature = "bench")]
+    pub fn rewrite_as_read(&mut self) -> Result<Vec2, Problem> {
+        self.read(TipEnd::BoneLength)?;
+        for (bone, pose) in self.bones.iter_mut().zip(self.pose.pose().bones) {
+            bone.set_rotation(pose.rotation);
+        }
+        Ok(*self.pose.joints().last().unwrap_or(&Vec2::ZERO))
+    }
+
     /// Editor: puts the user's authored rotations back (before saving, or when the preview stops).
     pub fn restore_authored(&mut self) {
         if self.has_written {

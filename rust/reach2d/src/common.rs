@@ -134,11 +134,12 @@ pub fn solve<T: IkNode>(node: &mut T) -> bool {
     counted(|| solve_counted(node))
 }
 
-/// Runs the nodes' own per-frame code; debug builds count its heap allocations for the tests (there must be none).
+/// Runs the nodes' own per-frame code; debug builds and release builds with the `bench` feature count its heap
+/// allocations (there must be none).
 pub fn counted<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, feature = "bench"))]
     return crate::debug_alloc::count_in(f);
-    #[cfg(not(debug_assertions))]
+    #[cfg(not(any(debug_assertions, feature = "bench")))]
     f()
 }
 

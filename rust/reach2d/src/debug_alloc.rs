@@ -1,5 +1,6 @@
-//! Debug builds only: counts the extension's own heap allocations, so a test in Godot can prove that solving
-//! allocates nothing per frame in steady state. Release builds use the system allocator untouched.
+//! Debug builds (and release builds with the `bench` feature) only: counts the extension's own heap allocations, so
+//! a test or the benchmark in Godot can prove that solving allocates nothing per frame in steady state. Shipped
+//! release builds use the system allocator untouched.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -47,14 +48,14 @@ unsafe impl GlobalAlloc for CountingAllocator {
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
 
-/// Diagnostics for Reach2D's own tests; present in debug builds of the extension only.
+/// Diagnostics for Reach2D's own tests and benchmarks; present in debug and bench builds of the extension only.
 #[derive(GodotClass)]
 #[class(init, base = Object)]
 pub struct Reach2DDebug {}
 
 #[godot_api]
 impl Reach2DDebug {
-    /// How many heap allocations the extension's Rust code has made since it was loaded (debug builds only).
+    /// How many heap allocations the extension's Rust code has made since it was loaded (debug and bench builds only).
     #[func]
     pub fn rust_heap_allocations() -> i64 {
         ALLOCATIONS.load(Ordering::Relaxed) as i64

@@ -6,11 +6,13 @@
 
 use godot::prelude::*;
 
+#[cfg(feature = "bench")]
+mod bench_probe;
 mod chain;
 mod checked;
 mod common;
 mod convert;
-#[cfg(debug_assertions)]
+#[cfg(any(debug_assertions, feature = "bench"))]
 mod debug_alloc;
 #[cfg(test)]
 mod docs_check;

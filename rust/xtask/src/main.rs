@@ -3,9 +3,10 @@
 //! The commands are listed in [`USAGE`]. Modules: `build` (one platform's library into the addon), `platform`
 //! (the platforms and their file names), `cross` (the tools a cross build fetches), `verify` (what a shipped
 //! binary must look like), `cross_tests` (the solver tests and a load test under Wine and qemu), `package` (the
-//! zip), `godot` (finding or fetching Godot), `godot_run` (running it), `godot_tests` (`test`), `demo`,
+//! zip), `godot` (finding or fetching Godot), `godot_run` (running it), `godot_tests` (`test`), `bench`, `demo`,
 //! `debian` (packages from Debian's archive without touching the host).
 
+mod bench;
 mod build;
 mod cross;
 mod cross_tests;
@@ -36,7 +37,7 @@ fn main() -> ExitCode {
         Some("demo") => demo::demo(),
         Some("screenshots") => demo::screenshots(),
         Some("package") => package::package(),
-        Some("bench") => bench(),
+        Some("bench") => bench::bench(flag("--quick")),
         Some("godot") => run_godot(&args[1..]),
         Some("fuzz") => fuzz::fuzz(&args[1..]),
         _ => {
@@ -67,7 +68,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   demo                build (release) and run the demo project: windowed, or headless without a display
   screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
   package             write dist/reach2d-<version>.zip: every platform's release library, each checked
-  bench               Reach2D's nodes vs Godot's built-in 2D IK in one headless Godot (release build)
+  bench [--quick]     Reach2D's nodes vs Godot's built-in 2D IK, a GDScript solver and the engine I/O floor in one
+                      headless Godot (release build, `bench` feature); --quick: a few chains, to prove it runs
   fuzz [TARGET|all] [SECONDS]  fuzz the solver crate (cargo-fuzz, nightly); 0 s replays the corpus
   godot -- ARGS...    run the project's Godot 4 with ARGS";
 
@@ -87,29 +89,6 @@ pub fn cargo() -> Command {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(repo_root());
     cmd
-}
-
-/// Times the nodes against Godot's built-in SkeletonModification2D solvers (tests/bench/bench_nodes.gd), with the
-/// release build in the slot the editor build of Godot loads.
-fn bench() -> Result {
-    build::release_in_debug_slot()?;
-    let root = repo_root();
-    let project = root.join("tests");
-    godot_run::write_extension_list(&project)?;
-    let godot = godot::Godot::locate_or_fetch()?;
-    let log = root.join("target/godot-bench.log");
-    let outcome = godot_run::run_logged(
-        godot.command().args(["--headless", "--path"]).arg(&project).args(["-s", "res://bench/bench_nodes.gd"]),
-        &log,
-        std::time::Duration::from_secs(900),
-    )?;
-    for line in outcome.output.lines().filter(|l| l.starts_with('|') || l.starts_with("Godot")) {
-        println!("{line}");
-    }
-    if !outcome.success || !outcome.output.contains(godot_run::DONE_SENTINEL) {
-        return Err(format!("the benchmark did not finish (log: {})", log.display()));
-    }
-    Ok(())
 }
 
 /// `build [--release] [--target PLATFORM]`.

@@ -1,0 +1,60 @@
+//! `cargo xtask bench [--quick]`: Reach2D's nodes against Godot's built-in SkeletonModification2D solvers, a
+//! GDScript solver and the engine I/O floor, in one headless Godot.
+//!
+//! The extension is the release build with the `bench` feature (the I/O floor class `Reach2DIoFloor` and the heap
+//! allocation counter), placed in the slot the editor build of Godot loads. `--quick` runs the realistic workload
+//! with a small number of chains only: `cargo xtask test` calls it to prove the bench runs.
+
+use crate::build::{host_platform, place};
+use crate::cross::built_library;
+use crate::godot::Godot;
+use crate::godot_run::{DONE_SENTINEL, log_problem, run_logged, write_extension_list};
+use crate::{Result, cargo, repo_root};
+use std::time::Duration;
+
+/// The scripts `bench` runs, in order: the realistic (game-like) workload, then the fixed-iteration easy case.
+const FULL: [&str; 2] = ["bench_game.gd", "bench_nodes.gd"];
+
+/// Runs the benchmarks; with `quick`, only the realistic workload with a few chains (a check that it runs, not a
+/// measurement). Fails when a script fails: no success sentinel, an error in the log, or a non-zero exit.
+pub fn bench(quick: bool) -> Result {
+    let platform = host_platform()?;
+    crate::run(cargo().args(["build", "-p", "reach2d", "--release", "--features", "bench"]))?;
+    place(&built_library(platform, true), &platform.library_name(false))?;
+    let root = repo_root();
+    let project = root.join("tests");
+    write_extension_list(&project)?;
+    let godot = Godot::locate_or_fetch()?;
+    let scripts: &[&str] = if quick { &FULL[..1] } else { &FULL };
+    for script in scripts {
+        let name = script.trim_end_matches(".gd");
+        let log = root.join(format!("target/godot-{name}{}.log", if quick { "-quick" } else { "" }));
+        let mut cmd = godot.command();
+        cmd.args(["--headless", "--path"]).arg(&project).arg("-s").arg(format!("res://bench/{script}"));
+        if quick {
+            cmd.args(["--", "--quick"]);
+        }
+        let timeout = Duration::from_secs(if quick { 180 } else { 1800 });
+        let outcome = run_logged(&mut cmd, &log, timeout)?;
+        for line in
+            outcome.output.lines().filter(|l| l.starts_with('|') || l.starts_with("Godot") || l.starts_with("#"))
+        {
+            println!("{line}");
+        }
+        let problem = if outcome.timed_out {
+            Some(format!("timed out after {}s", timeout.as_secs()))
+        } else if let Some(line) = log_problem(&outcome.output) {
+            Some(format!("error in the log: {line}"))
+        } else if !outcome.output.contains(DONE_SENTINEL) {
+            Some("stopped before the end (no success sentinel)".into())
+        } else if !outcome.success {
+            Some("Godot exited with an error".into())
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(format!("bench/{script}: {problem} (log: {})", log.display()));
+        }
+    }
+    Ok(())
+}

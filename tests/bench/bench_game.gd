@@ -1,0 +1,513 @@
+extends SceneTree
+## The realistic workload (issue #10): K chains whose targets move about 2 px per frame on circles, every solve
+## warm-started from the last frame's pose, the built-in solvers' own settings (FABRIK: tolerance 0.01 px, at most
+## 10 iterations; CCD: one sweep). Rigs as users have them: some bones with a bone angle, half the skeletons mirrored
+## with scale.x = -1. In one process, taking turns in blocks, four methods each solve their own copy of the K rigs:
+##   reach2d   the Reach2D node's solve() (UPDATE_MANUAL), from a GDScript loop;
+##   builtin   Skeleton2D.execute_modifications() with one SkeletonModification2D in the stack;
+##   gdscript  a FABRIK / CCD / two-bone solver written in GDScript (what a user could write instead);
+##   floor     Reach2DIoFloor.run(): reads what a solve reads and writes each rotation back, no solving.
+## Then the engine-driven frame time: K characters in UPDATE_PROCESS against the built-in stacks running by
+## themselves (Performance.TIME_PROCESS per frame). Needs the release build with the `bench` feature:
+## `cargo xtask bench` (all of it) or `cargo xtask bench --quick` (a few chains: proves it runs).
+
+const Rig := preload("res://lib/rig.gd")
+const LENGTH := 24.0
+## Bone angle of every third bone (the child sits at the end of the bone, along it).
+const BONE_ANGLE := 0.25
+const STEP_PX := 2.0
+const METHODS := ["reach2d", "builtin", "gdscript", "floor"]
+
+var quick := false
+## Chains per set (K); `-- --k=NUM` overrides it.
+var big := 1000
+var blocks := 15
+var frames_per_block := 4
+
+
+func _initialize() -> void:
+	quick = "--quick" in OS.get_cmdline_user_args()
+	if quick:
+		blocks = 2
+		frames_per_block = 2
+		big = 16
+	for arg in OS.get_cmdline_user_args():
+		if arg.begins_with("--k="):
+			big = int(arg.substr(4))
+	create_timer(1500.0).timeout.connect(func(): printerr("bench: watchdog"); quit(3))
+	_run.call_deferred()
+
+
+## One skeleton with an n-bone chain, a target and (for the built-in CCD) a node at the tip's end.
+func make_rig(n: int, k: int) -> Dictionary:
+	var skeleton := Skeleton2D.new()
+	skeleton.position = Vector2((k % 40) * 60.0, (k / 40) * 60.0)
+	var mirrored := k % 2 == 1
+	if mirrored:
+		skeleton.scale = Vector2(-1, 1)
+	root.add_child(skeleton)
+	var bones: Array[Bone2D] = []
+	var parent: Node = skeleton
+	var at := Vector2.ZERO
+	for i in n:
+		var angle := BONE_ANGLE if i % 3 == 1 else 0.0
+		var b := Rig.bone(parent, "b%d" % i, at, LENGTH, angle, 0.2 if i > 0 else 0.1 * (k % 7))
+		bones.append(b)
+		at = Vector2.from_angle(angle) * LENGTH
+		parent = b
+	var tip := Node2D.new()
+	tip.name = "tip"
+	tip.position = at
+	bones[-1].add_child(tip)
+	var target := Node2D.new()
+	root.add_child(target)
+	var rig := {"skeleton": skeleton, "bones": bones, "target": target, "tip": tip, "k": k,
+		"sign": -1.0 if mirrored else 1.0, "joints": PackedVector2Array(), "lengths": PackedFloat32Array()}
+	rig["joints"].resize(n + 1)
+	rig["lengths"].resize(n)
+	place_target(rig, n, 0)
+	return rig
+
+
+## The target of rig k at frame t: on a circle inside the chain's reach, about STEP_PX per frame.
+func place_target(rig: Dictionary, n: int, t: int) -> void:
+	var reach := LENGTH * n
+	var k: int = rig["k"]
+	var center := Vector2.from_angle(0.4 + 0.61 * k) * reach * 0.5
+	var radius := reach * 0.3
+	var angle := 1.3 * k + t * STEP_PX / radius
+	var local := center + Vector2.from_angle(angle) * radius
+	rig["target"].global_position = rig["skeleton"].global_position + local * rig["skeleton"].scale
+
+
+func add_builtin(kind: String, rig: Dictionary) -> void:
+	var skeleton: Skeleton2D = rig["skeleton"]
+	var bones: Array = rig["bones"]
+	var modification: SkeletonModification2D
+	match kind:
+		"fabrik":
+			var m := SkeletonModification2DFABRIK.new()
+			m.fabrik_data_chain_length = bones.size()
+			for i in bones.size():
+				m.set_fabrik_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
+				m.set_fabrik_joint_bone_index(i, bones[i].get_index_in_skeleton())
+			m.target_nodepath = skeleton.get_path_to(rig["target"])
+			modification = m
+		"ccd":
+			var m := SkeletonModification2DCCDIK.new()
+			m.ccdik_data_chain_length = bones.size()
+			for i in bones.size():
+				m.set_ccdik_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
+				m.set_ccdik_joint_bone_index(i, bones[i].get_index_in_skeleton())
+			m.target_nodepath = skeleton.get_path_to(rig["target"])
+			m.tip_nodepath = skeleton.get_path_to(rig["tip"])
+			modification = m
+		"two_bone":
+			var m := SkeletonModification2DTwoBoneIK.new()
+			m.set_joint_one_bone2d_node(skeleton.get_path_to(bones[0]))
+			m.set_joint_one_bone_idx(bones[0].get_index_in_skeleton())
+			m.set_joint_two_bone2d_node(skeleton.get_path_to(bones[1]))
+			m.set_joint_two_bone_idx(bones[1].get_index_in_skeleton())
+			m.target_nodepath = skeleton.get_path_to(rig["target"])
+			modification = m
+	var stack := SkeletonModificationStack2D.new()
+	stack.add_modification(modification)
+	skeleton.set_modification_stack(stack)
+	stack.enabled = true
+	rig["stack"] = stack
+
+
+func add_reach2d(kind: String, rig: Dictionary, mode: int) -> Node2D:
+	var klass: String = {"fabrik": "FabrikChain2D", "ccd": "CcdChain2D", "two_bone": "TwoBoneIk2D"}[kind]
+	var ik: Node2D = ClassDB.instantiate(klass)
+	ik.update_mode = mode
+	ik.target = rig["target"]
+	ik.root_bone = rig["bones"][0]
+	ik.tip_bone = rig["bones"][-1]
+	if kind == "fabrik":
+		ik.max_iterations = 10
+		ik.tolerance = 0.01
+	elif kind == "ccd":
+		ik.max_iterations = 1
+		ik.tolerance = 0.01
+	rig["skeleton"].add_child(ik)
+	rig["ik"] = ik
+	return ik
+
+
+func add_floor(rig: Dictionary) -> RefCounted:
+	var f: RefCounted = ClassDB.instantiate("Reach2DIoFloor")
+	f.setup(rig["target"], rig["bones"][0], rig["bones"][-1])
+	return f
+
+
+# --- The GDScript solvers: global joints read from the bones, rotations written as angle changes. ---------------
+
+func gd_read(rig: Dictionary) -> void:
+	var bones: Array = rig["bones"]
+	var joints: PackedVector2Array = rig["joints"]
+	var lengths: PackedFloat32Array = rig["lengths"]
+	var n := bones.size()
+	for i in n:
+		joints[i] = bones[i].global_position
+	joints[n] = Rig.bone_end(bones[n - 1])
+	for i in n:
+		lengths[i] = joints[i].distance_to(joints[i + 1])
+	rig["joints"] = joints
+	rig["lengths"] = lengths
+
+
+## Turns bone i so that its segment points along `direction` (global), keeping the rest of its transform.
+func gd_aim(rig: Dictionary, i: int, direction: Vector2) -> void:
+	var bones: Array = rig["bones"]
+	var bone: Bone2D = bones[i]
+	var from := bone.global_position
+	var to: Vector2 = bones[i + 1].global_position if i + 1 < bones.size() else Rig.bone_end(bone)
+	bone.rotation += wrapf(direction.angle() - (to - from).angle(), -PI, PI) * rig["sign"]
+
+
+func gd_fabrik(rig: Dictionary, goal: Vector2) -> int:
+	gd_read(rig)
+	var joints: PackedVector2Array = rig["joints"]
+	var lengths: PackedFloat32Array = rig["lengths"]
+	var n := lengths.size()
+	var base := joints[0]
+	var iterations := 0
+	var total := 0.0
+	for l in lengths:
+		total += l
+	if base.distance_to(goal) >= total:
+		var direction := (goal - base).normalized()
+		for i in n:
+			joints[i + 1] = joints[i] + direction * lengths[i]
+		iterations = 1
+	else:
+		while iterations < 10 and joints[n].distance_to(goal) > 0.01:
+			joints[n] = goal
+			for i in range(n - 1, -1, -1):
+				joints[i] = joints[i + 1] + (joints[i] - joints[i + 1]).normalized() * lengths[i]
+			joints[0] = base
+			for i in n:
+				joints[i + 1] = joints[i] + (joints[i + 1] - joints[i]).normalized() * lengths[i]
+			iterations += 1
+	for i in n:
+		gd_aim(rig, i, joints[i + 1] - joints[i])
+	return iterations
+
+
+func gd_ccd(rig: Dictionary, goal: Vector2) -> int:
+	var bones: Array = rig["bones"]
+	var tip: Bone2D = bones[-1]
+	for i in range(bones.size() - 1, -1, -1):
+		var bone: Bone2D = bones[i]
+		var joint := bone.global_position
+		var end := Rig.bone_end(tip)
+		bone.rotation += wrapf((goal - joint).angle() - (end - joint).angle(), -PI, PI) * rig["sign"]
+	return 1
+
+
+func gd_two_bone(rig: Dictionary, goal: Vector2) -> int:
+	gd_read(rig)
+	var joints: PackedVector2Array = rig["joints"]
+	var lengths: PackedFloat32Array = rig["lengths"]
+	var a := joints[0]
+	var upper := lengths[0]
+	var lower := lengths[1]
+	var to_goal := goal - a
+	var d := clampf(to_goal.length(), absf(upper - lower) + 1e-4, upper + lower - 1e-4)
+	var bend := acos(clampf((upper * upper + d * d - lower * lower) / (2.0 * upper * d), -1.0, 1.0))
+	# Keep the side the limb bends to now.
+	var side := 1.0 if (joints[1] - a).cross(joints[2] - joints[1]) < 0.0 else -1.0
+	var joint := a + Vector2.from_angle(to_goal.angle() + side * bend) * upper
+	gd_aim(rig, 0, joint - a)
+	gd_aim(rig, 1, goal - joint)
+	return 1
+
+
+# --- Measuring --------------------------------------------------------------------------------------------------
+
+func stats(samples: Array) -> Dictionary:
+	var s := samples.duplicate()
+	s.sort()
+	var n := s.size()
+	if n == 0:
+		return {"median": 0.0, "p10": 0.0, "p90": 0.0, "p99": 0.0, "max": 0.0, "mean": 0.0}
+	var total := 0.0
+	for x in s:
+		total += x
+	return {"median": s[n / 2], "p10": s[n / 10], "p90": s[(n * 9) / 10], "p99": s[mini((n * 99) / 100, n - 1)],
+		"max": s[n - 1], "mean": total / n}
+
+
+func heap_counts() -> Array:
+	if not ClassDB.class_exists("Reach2DDebug"):
+		return [-1, -1]
+	return [ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations"),
+		ClassDB.class_call_static("Reach2DDebug", "rust_heap_allocations")]
+
+
+## One timed frame of `method` over its rigs; returns microseconds per chain and adds iterations.
+func run_frame(kind: String, method: String, group: Dictionary, t: int) -> float:
+	var rigs: Array = group["rigs"]
+	var n: int = group["n"]
+	for rig in rigs:
+		place_target(rig, n, t)
+	var start := Time.get_ticks_usec()
+	match method:
+		"reach2d":
+			for ik in group["iks"]:
+				ik.solve()
+		"builtin":
+			for rig in rigs:
+				rig["skeleton"].execute_modifications(0.016, 0)
+		"floor":
+			for f in group["floors"]:
+				f.run()
+		"gdscript":
+			var iterations := 0
+			match kind:
+				"fabrik":
+					for rig in rigs:
+						iterations += gd_fabrik(rig, rig["target"].global_position)
+				"ccd":
+					for rig in rigs:
+						iterations += gd_ccd(rig, rig["target"].global_position)
+				"two_bone":
+					for rig in rigs:
+						iterations += gd_two_bone(rig, rig["target"].global_position)
+			group["iterations"] += iterations
+	var elapsed := Time.get_ticks_usec() - start
+	if method == "reach2d":
+		for ik in group["iks"]:
+			group["iterations"] += ik.last_iterations
+	return float(elapsed) / rigs.size()
+
+
+func make_set(kind: String, method: String, n: int, k: int) -> Dictionary:
+	var group := {"rigs": [], "iks": [], "floors": [], "n": n, "iterations": 0, "solves": 0, "t": 0,
+		"samples": [], "errors": [], "allocations": 0, "all_allocations": 0}
+	for c in k:
+		var rig := make_rig(n, c)
+		group["rigs"].append(rig)
+		match method:
+			"reach2d":
+				group["iks"].append(add_reach2d(kind, rig, 2))
+			"builtin":
+				add_builtin(kind, rig)
+			"floor":
+				group["floors"].append(add_floor(rig))
+	return group
+
+
+func free_set(group: Dictionary) -> void:
+	for rig in group["rigs"]:
+		rig["skeleton"].free()
+		rig["target"].free()
+
+
+## Every method on its own K rigs, taking turns in blocks of `frames_per_block` frames (the order rotates each
+## block); the first block of each method is a warm-up and not counted.
+func measure(kind: String, n: int, k: int) -> Dictionary:
+	var sets := {}
+	for method in METHODS:
+		sets[method] = make_set(kind, method, n, k)
+	for b in blocks + 1:
+		for m in METHODS.size():
+			var method: String = METHODS[(m + b) % METHODS.size()]
+			var group: Dictionary = sets[method]
+			var heap := heap_counts()
+			var block_us := 0.0
+			var iterations_before: int = group["iterations"]
+			for f in frames_per_block:
+				group["t"] += 1
+				block_us += run_frame(kind, method, group, group["t"])
+				if b > 0 and method != "floor":
+					for rig in group["rigs"]:
+						group["errors"].append(Rig.bone_end(rig["bones"][-1]).distance_to(rig["target"].global_position))
+			if b == 0:
+				group["iterations"] = iterations_before
+				continue
+			group["solves"] += frames_per_block * k
+			group["samples"].append(block_us / frames_per_block)
+			var after := heap_counts()
+			group["allocations"] += after[0] - heap[0]
+			group["all_allocations"] += after[1] - heap[1]
+	var result := {}
+	for method in METHODS:
+		var group: Dictionary = sets[method]
+		result[method] = {"time": stats(group["samples"]), "error": stats(group["errors"]),
+			"iterations": float(group["iterations"]) / maxi(group["solves"], 1), "solves": group["solves"],
+			"allocations": group["allocations"], "all_allocations": group["all_allocations"]}
+		free_set(group)
+	return result
+
+
+func fmt_time(s: Dictionary) -> String:
+	return "%.2f [%.2f, %.2f]" % [s["median"], s["p10"], s["p90"]]
+
+
+func fmt_error(s: Dictionary) -> String:
+	return "%.3f / %.3f / %.3f" % [s["mean"], s["p99"], s["max"]]
+
+
+func solve_table() -> void:
+	var cases := [["fabrik", 8, big], ["ccd", 8, big], ["two_bone", 2, big]] if quick else [
+		["fabrik", 2, big], ["fabrik", 4, big], ["fabrik", 8, big], ["fabrik", 16, big], ["fabrik", 64, maxi(big / 5, 1)],
+		["ccd", 4, big], ["ccd", 8, big], ["ccd", 16, big], ["two_bone", 2, big]]
+	print("# Realistic workload: us per chain, median [p10, p90] over %d blocks of %d frames; tip error px mean / p99 / max" % [blocks, frames_per_block])
+	print("| solver | N | K | Reach2D us | built-in us | GDScript us | I/O floor us | built-in / Reach2D | Reach2D / floor | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | built-in error | GDScript error | Reach2D heap allocations / solves |")
+	print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for case in cases:
+		var kind: String = case[0]
+		var n: int = case[1]
+		var k: int = case[2]
+		var r := measure(kind, n, k)
+		var ours: Dictionary = r["reach2d"]
+		var ot: float = ours["time"]["median"]
+		print("| %s | %d | %d | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2f | %.2f | %s | %s | %s | %d / %d |" % [
+			kind, n, k, fmt_time(ours["time"]), fmt_time(r["builtin"]["time"]), fmt_time(r["gdscript"]["time"]),
+			fmt_time(r["floor"]["time"]), r["builtin"]["time"]["median"] / ot, ot / r["floor"]["time"]["median"],
+			r["gdscript"]["time"]["median"] / ot, ours["iterations"], r["gdscript"]["iterations"],
+			fmt_error(ours["error"]), fmt_error(r["builtin"]["error"]), fmt_error(r["gdscript"]["error"]),
+			ours["allocations"], ours["solves"]])
+		if ours["allocations"] != 0 or r["floor"]["allocations"] != 0:
+			print("# heap allocations in the nodes' per-frame code: reach2d %d, floor %d (all Rust: %d)" % [
+				ours["allocations"], r["floor"]["allocations"], ours["all_allocations"]])
+
+
+## The floor's parts: nanoseconds per engine call, and the alternatives it was chosen from (us per chain).
+func floor_table() -> void:
+	var n := 8
+	var k := big
+	var rigs := []
+	var floors := []
+	for c in k:
+		var rig := make_rig(n, c)
+		rigs.append(rig)
+		floors.append(add_floor(rig))
+	var calls := ["get_rotation", "get_transform", "set_rotation (root)", "set_rotation (tip)",
+		"get_global_transform (skeleton)", "get_global_position (target)", "is_instance_valid", "is_inside_tree",
+		"get_bone_angle", "get_length", "instance_id"]
+	print("")
+	print("# Engine calls from Rust: ns per call, median [p10, p90] over %d runs of 2000 calls" % blocks)
+	print("| call | ns |")
+	print("|---|---|")
+	for c in calls.size():
+		var samples := []
+		for b in blocks:
+			samples.append(floors[b % k].time_call(c, 2000))
+		print("| %s | %s |" % [calls[c], fmt_time(stats(samples))])
+	var variants := ["nodes' path: checks + read + set_rotation, root to tip", "cached handles, no checks: get_transform + get_rotation, set_rotation root to tip",
+		"same, written tip to root", "get_global_transform per bone instead of get_transform", "set_transform instead of set_rotation",
+		"get_rotation only (no transform read)", "read only, no write"]
+	var samples := []
+	for v in variants.size():
+		samples.append([])
+	for b in blocks:
+		for v in variants.size():
+			var t0 := Time.get_ticks_usec()
+			for f in floors:
+				if v == 0:
+					f.run()
+				else:
+					f.run_variant(v)
+			samples[v].append(float(Time.get_ticks_usec() - t0) / k)
+			# Move the skeletons so that every run reads dirty global transforms, as a game frame does.
+			for rig in rigs:
+				rig["skeleton"].position.x += 0.5 if b % 2 == 0 else -0.5
+	print("")
+	print("# I/O floor alternatives, N = %d, K = %d: us per chain, median [p10, p90] over %d blocks" % [n, k, blocks])
+	print("| variant | us per chain | per bone |")
+	print("|---|---|---|")
+	for v in variants.size():
+		var s := stats(samples[v])
+		print("| %s | %s | %.3f |" % [variants[v], fmt_time(s), s["median"] / n])
+	for rig in rigs:
+		rig["skeleton"].free()
+		rig["target"].free()
+
+
+## A node that records when its _process ran, with the given process priority.
+func marker(priority: int) -> Node:
+	var script := GDScript.new()
+	script.source_code = "extends Node\nvar usec := 0\nfunc _process(_delta: float) -> void:\n\tusec = Time.get_ticks_usec()\n"
+	script.reload()
+	var node := Node.new()
+	node.set_script(script)
+	node.process_priority = priority
+	root.add_child(node)
+	return node
+
+
+## Engine-driven frames: the Reach2D nodes in UPDATE_PROCESS against the built-in stacks running by themselves,
+## in turns of `frames` frames (the other set and its skeletons disabled); the time from a node that processes first to one that processes last, per frame (node processing: the Reach2D
+## nodes' _process, the skeletons' internal process that runs the built-in stacks).
+func frame_table() -> void:
+	var k := big
+	var turns := 2 if quick else 8
+	var frames := 10 if quick else 30
+	print("")
+	print("# Engine-driven frames, K = %d characters: node processing time per frame in ms, median [p10, p90] over %d turns of %d frames" % [k, turns, frames])
+	var first := marker(-1000000)
+	var last := marker(1000000)
+	print("| solver | N | Reach2D UPDATE_PROCESS ms | built-in stacks ms | nothing ms | built-in / Reach2D | same, minus nothing | Reach2D heap allocations / frames |")
+	print("|---|---|---|---|---|---|---|---|")
+	for case in [["fabrik", 8], ["two_bone", 2]]:
+		var kind: String = case[0]
+		var n: int = case[1]
+		var ours := []
+		var theirs := []
+		for c in k:
+			var a := make_rig(n, c)
+			add_reach2d(kind, a, 0)
+			ours.append(a)
+			var b := make_rig(n, c)
+			add_builtin(kind, b)
+			theirs.append(b)
+		var samples := {"reach2d": [], "builtin": [], "none": []}
+		var allocations := 0
+		var counted_frames := 0
+		var t := 0
+		for turn in turns + 1:
+			for which in ["reach2d", "builtin", "none"]:
+				for rig in ours:
+					rig["skeleton"].process_mode = Node.PROCESS_MODE_INHERIT if which == "reach2d" else Node.PROCESS_MODE_DISABLED
+				for rig in theirs:
+					rig["skeleton"].process_mode = Node.PROCESS_MODE_INHERIT if which == "builtin" else Node.PROCESS_MODE_DISABLED
+				var heap := heap_counts()
+				for f in frames + 2:
+					t += 1
+					var active: Array = ours if which != "builtin" else theirs
+					for rig in active:
+						place_target(rig, n, t)
+					await process_frame
+					# The first two frames of a turn settle the switch.
+					if turn > 0 and f >= 2:
+						samples[which].append((last.usec - first.usec) / 1000.0)
+				if turn > 0 and which == "reach2d":
+					allocations += heap_counts()[0] - heap[0]
+					counted_frames += frames + 2
+		var o := stats(samples["reach2d"])
+		var b := stats(samples["builtin"])
+		var z := stats(samples["none"])
+		print("| %s | %d | %s | %s | %s | %.2fx | %.2fx | %d / %d |" % [kind, n, fmt_time(o), fmt_time(b), fmt_time(z),
+			b["median"] / o["median"], (b["median"] - z["median"]) / maxf(o["median"] - z["median"], 1e-6),
+			allocations, counted_frames])
+		for rig in ours + theirs:
+			rig["skeleton"].free()
+			rig["target"].free()
+	first.free()
+	last.free()
+
+
+func _run() -> void:
+	print("Godot %s (%s build), quick = %s" % [Engine.get_version_info()["string"], "debug" if OS.is_debug_build() else "release", quick])
+	if not ClassDB.class_exists("Reach2DIoFloor"):
+		printerr("SCRIPT ERROR: the extension was built without the `bench` feature (run `cargo xtask bench`)")
+		quit(1)
+		return
+	solve_table()
+	floor_table()
+	await frame_table()
+	print("REACH2D_DONE")
+	quit(0)
