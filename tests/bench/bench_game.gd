@@ -16,11 +16,15 @@ const LENGTH := 24.0
 ## Bone angle of every third bone (the child sits at the end of the bone, along it).
 const BONE_ANGLE := 0.25
 const STEP_PX := 2.0
-const METHODS := ["reach2d", "builtin", "gdscript", "floor"]
+const ALL_METHODS := ["reach2d", "builtin", "gdscript", "floor"]
 
 var quick := false
 ## Chains per set (K); `-- --k=NUM` overrides it.
 var big := 1000
+## The methods compared; `-- --methods=reach2d,floor` picks some (for profiling one of them).
+var methods := ALL_METHODS
+## `-- --case=fabrik:8` runs only that row of the first table and skips the other tables (for profiling).
+var only_case := ""
 var blocks := 15
 var frames_per_block := 4
 
@@ -34,6 +38,12 @@ func _initialize() -> void:
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--k="):
 			big = int(arg.substr(4))
+		elif arg.begins_with("--methods="):
+			methods = Array(arg.substr(10).split(","))
+		elif arg.begins_with("--case="):
+			only_case = arg.substr(7)
+		elif arg.begins_with("--blocks="):
+			blocks = int(arg.substr(9))
 	create_timer(1500.0).timeout.connect(func(): printerr("bench: watchdog"); quit(3))
 	_run.call_deferred()
 
@@ -309,11 +319,11 @@ func free_set(group: Dictionary) -> void:
 ## block); the first block of each method is a warm-up and not counted.
 func measure(kind: String, n: int, k: int) -> Dictionary:
 	var sets := {}
-	for method in METHODS:
+	for method in methods:
 		sets[method] = make_set(kind, method, n, k)
 	for b in blocks + 1:
-		for m in METHODS.size():
-			var method: String = METHODS[(m + b) % METHODS.size()]
+		for m in methods.size():
+			var method: String = methods[(m + b) % methods.size()]
 			var group: Dictionary = sets[method]
 			var heap := heap_counts()
 			var block_us := 0.0
@@ -321,9 +331,12 @@ func measure(kind: String, n: int, k: int) -> Dictionary:
 			for f in frames_per_block:
 				group["t"] += 1
 				block_us += run_frame(kind, method, group, group["t"])
-				if b > 0 and method != "floor":
-					for rig in group["rigs"]:
-						group["errors"].append(Rig.bone_end(rig["bones"][-1]).distance_to(rig["target"].global_position))
+				# Every method's tips are read back (the floor's too, though it solves nothing): the global transforms
+				# are clean before the next frame's writes, as after a rendered frame.
+				for rig in group["rigs"]:
+					var error := Rig.bone_end(rig["bones"][-1]).distance_to(rig["target"].global_position)
+					if b > 0 and method != "floor":
+						group["errors"].append(error)
 			if b == 0:
 				group["iterations"] = iterations_before
 				continue
@@ -333,7 +346,7 @@ func measure(kind: String, n: int, k: int) -> Dictionary:
 			group["allocations"] += after[0] - heap[0]
 			group["all_allocations"] += after[1] - heap[1]
 	var result := {}
-	for method in METHODS:
+	for method in methods:
 		var group: Dictionary = sets[method]
 		result[method] = {"time": stats(group["samples"]), "error": stats(group["errors"]),
 			"iterations": float(group["iterations"]) / maxi(group["solves"], 1), "solves": group["solves"],
@@ -357,11 +370,18 @@ func solve_table() -> void:
 	print("# Realistic workload: us per chain, median [p10, p90] over %d blocks of %d frames; tip error px mean / p99 / max" % [blocks, frames_per_block])
 	print("| solver | N | K | Reach2D us | built-in us | GDScript us | I/O floor us | built-in / Reach2D | Reach2D / floor | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | built-in error | GDScript error | Reach2D heap allocations / solves |")
 	print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	if only_case != "":
+		var parts := only_case.split(":")
+		cases = [[parts[0], int(parts[1]), big]]
 	for case in cases:
 		var kind: String = case[0]
 		var n: int = case[1]
 		var k: int = case[2]
 		var r := measure(kind, n, k)
+		if methods != ALL_METHODS:
+			for method in methods:
+				print("| %s | %d | %d | %s | %s |" % [kind, n, k, method, fmt_time(r[method]["time"])])
+			continue
 		var ours: Dictionary = r["reach2d"]
 		var ot: float = ours["time"]["median"]
 		print("| %s | %d | %d | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2f | %.2f | %s | %s | %s | %d / %d |" % [
@@ -412,6 +432,9 @@ func floor_table() -> void:
 				else:
 					f.run_variant(v)
 			samples[v].append(float(Time.get_ticks_usec() - t0) / k)
+			# Read the tips back: clean global transforms before the next writes, as after a rendered frame.
+			for rig in rigs:
+				Rig.bone_end(rig["bones"][-1])
 			# Move the skeletons so that every run reads dirty global transforms, as a game frame does.
 			for rig in rigs:
 				rig["skeleton"].position.x += 0.5 if b % 2 == 0 else -0.5
@@ -506,7 +529,16 @@ func _run() -> void:
 		printerr("SCRIPT ERROR: the extension was built without the `bench` feature (run `cargo xtask bench`)")
 		quit(1)
 		return
+	if only_case == "floor":
+		floor_table()
+		print("REACH2D_DONE")
+		quit(0)
+		return
 	solve_table()
+	if only_case != "" or methods != ALL_METHODS:
+		print("REACH2D_DONE")
+		quit(0)
+		return
 	floor_table()
 	await frame_table()
 	print("REACH2D_DONE")

@@ -38,7 +38,9 @@ const COLLAPSED_SCALE: f32 = 1.5e-5;
 #[derive(Default)]
 pub struct BoneChain {
     bones: Vec<Gd<Bone2D>>,
-    ids: Vec<InstanceId>,
+    /// The resolved root's and tip's instance ids, kept beside the chain so that the per-solve check touches no
+    /// other memory.
+    ends: Option<(InstanceId, InstanceId)>,
     /// The root bone's parent when it is a CanvasItem (its global transform places the chain).
     parent: Option<Gd<CanvasItem>>,
     /// Set by the tip bone's `tree_entered` signal: the chain may have changed shape.
@@ -64,7 +66,7 @@ impl BoneChain {
     pub fn reset(&mut self) {
         self.restore_authored();
         self.bones.clear();
-        self.ids.clear();
+        self.ends = None;
         self.parent = None;
         self.unwatch();
         self.has_written = false;
@@ -92,15 +94,16 @@ impl BoneChain {
         let problem = self.resolve(root, tip, direct_child);
         if problem.is_err() {
             self.bones.clear();
-            self.ids.clear();
+            self.ends = None;
         }
         problem
     }
 
     fn still_linked(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>) -> bool {
-        let (Some(&first), Some(&last)) = (self.ids.first(), self.ids.last()) else { return false };
-        // Freeing any bone of the chain frees the tip with it, which the caller has checked.
-        first == root.instance_id() && last == tip.instance_id() && !self.stale.get()
+        let Some((first, last)) = self.ends else { return false };
+        // Both are alive (the caller has checked), so their cached ids are current. Freeing any bone of the chain
+        // frees the tip with it.
+        first == root.instance_id_unchecked() && last == tip.instance_id_unchecked() && !self.stale.get()
     }
 
     /// Watches the tip bone: it leaves and re-enters the tree whenever the chain above it changes.
@@ -128,7 +131,6 @@ impl BoneChain {
         let root_id = root.instance_id();
         let mut bone = tip.clone();
         while bone.instance_id() != root_id {
-            self.ids.push(bone.instance_id());
             self.bones.push(bone.clone());
             let parent = bone.get_parent().ok_or(Problem::TipNotUnderRoot)?;
             bone = match parent.try_cast::<Bone2D>() {
@@ -143,10 +145,9 @@ impl BoneChain {
                 }
             };
         }
-        self.ids.push(root_id);
         self.bones.push(bone);
         self.bones.reverse();
-        self.ids.reverse();
+        self.ends = Some((root_id, tip.instance_id()));
         if direct_child && self.bones.len() != 2 {
             return Err(Problem::TipNotChildOfRoot);
         }
@@ -221,7 +222,8 @@ impl BoneChain {
     /// Returns the global end effector of the written pose. Writes nothing when any rotation would not be finite.
     fn write(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> Result<Vec2, Problem> {
         let effector = self.pose.write_back(weight, rotation_limits).ok_or(Problem::PoseNotFinite)?;
-        for (bone, &rotation) in self.bones.iter_mut().zip(self.pose.rotations()) {
+        // Tip to root: measured cheaper than root to tip (BENCHMARKS.md, the I/O floor's alternatives).
+        for (bone, &rotation) in self.bones.iter_mut().zip(self.pose.rotations()).rev() {
             bone.set_rotation(rotation);
         }
         if crate::editor::in_editor() {
@@ -293,7 +295,7 @@ impl BoneChain {
     #[cfg(feature = "bench")]
     pub fn rewrite_as_read(&mut self) -> Result<Vec2, Problem> {
         self.read(TipEnd::BoneLength)?;
-        for (bone, pose) in self.bones.iter_mut().zip(self.pose.pose().bones) {
+        for (bone, pose) in self.bones.iter_mut().zip(self.pose.pose().bones).rev() {
             bone.set_rotation(pose.rotation);
         }
         Ok(*self.pose.joints().last().unwrap_or(&Vec2::ZERO))

@@ -74,8 +74,10 @@ impl PoseBuffers {
         let n = self.read.bones.len();
         self.joints.resize(n + 1, Vec2::ZERO);
         self.read.view().joints(&mut self.joints);
-        self.lengths.clear();
-        self.lengths.extend(self.joints.windows(2).map(|w| w[0].distance(w[1])));
+        self.lengths.resize(n, 0.0);
+        for (length, pair) in self.lengths.iter_mut().zip(self.joints.windows(2)) {
+            *length = pair[0].distance(pair[1]);
+        }
         self.rotations.resize(n, 0.0);
         self.segment_limits.resize(n, None);
         self.joints.iter().all(|j| j.is_finite())
