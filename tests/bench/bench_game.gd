@@ -44,7 +44,8 @@ func _initialize() -> void:
 			only_case = arg.substr(7)
 		elif arg.begins_with("--blocks="):
 			blocks = int(arg.substr(9))
-	create_timer(1500.0).timeout.connect(func(): printerr("bench: watchdog"); quit(3))
+	# A script error stops the coroutine without quitting: the watchdog ends the run (xtask then fails it).
+	create_timer(60.0 if quick else 1500.0).timeout.connect(func(): printerr("bench: watchdog"); quit(3))
 	_run.call_deferred()
 
 

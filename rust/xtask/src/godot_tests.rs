@@ -3,7 +3,8 @@
 //! Each test file runs in its own Godot process (`tests/runner.gd` in script mode), so a hang or crash in one
 //! file cannot hide the others. A GDScript error or a Rust panic inside a coroutine does not quit Godot, so a
 //! file only passes when all of these hold: the process exits 0 before the timeout, the runner printed its
-//! success sentinel, and the log shows no script error, panic or failed extension load.
+//! success sentinel, and the log shows no script error, panic or failed extension load. The quick benchmark
+//! (`cargo xtask bench --quick`) runs last, under the same checks.
 
 use crate::build::build;
 use crate::godot::Godot;
@@ -40,6 +41,7 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
     } else {
         build(false)?;
         run_godot_tests(&mut gd, &Godot::locate_or_fetch()?, FILE_TIMEOUT)?;
+        quick_bench(&mut gd)?;
     }
 
     println!();
@@ -56,6 +58,28 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
     let failed: usize = all.iter().map(|t| t.failed).sum();
     println!("{passed} passed, {failed} failed");
     if failed > 0 || passed == 0 { Err(format!("{failed} tests failed")) } else { Ok(()) }
+}
+
+/// `cargo xtask bench --quick` as one more Godot test (REACH2D_TEST_FILTER=bench runs only it): proves the benchmark
+/// runs to its end without an error; its timings mean nothing here. It builds the release library with the `bench`
+/// feature, so the debug build is put back afterwards.
+fn quick_bench(tally: &mut Tally) -> Result {
+    let filter = std::env::var("REACH2D_TEST_FILTER").unwrap_or_default();
+    if !("bench".contains(&filter) || filter.is_empty()) {
+        return Ok(());
+    }
+    match crate::bench::bench(true) {
+        Ok(()) => {
+            println!("  ok     bench --quick");
+            tally.passed += 1;
+        }
+        Err(e) => {
+            println!("  FAILED bench --quick: {e}");
+            tally.failed += 1;
+            tally.failures.push(format!("godot: bench --quick: {e}"));
+        }
+    }
+    build(false).map(drop)
 }
 
 fn run_godot_tests(tally: &mut Tally, godot: &Godot, timeout: Duration) -> Result {
