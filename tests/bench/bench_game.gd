@@ -369,7 +369,7 @@ func solve_table() -> void:
 		["fabrik", 2, big], ["fabrik", 4, big], ["fabrik", 8, big], ["fabrik", 16, big], ["fabrik", 64, maxi(big / 5, 1)],
 		["ccd", 4, big], ["ccd", 8, big], ["ccd", 16, big], ["two_bone", 2, big]]
 	print("# Realistic workload: us per chain, median [p10, p90] over %d blocks of %d frames; tip error px mean / p99 / max" % [blocks, frames_per_block])
-	print("| solver | N | K | Reach2D us | built-in us | GDScript us | I/O floor us | built-in / Reach2D | Reach2D / floor | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | built-in error | GDScript error | Reach2D heap allocations / solves |")
+	print("| solver | N | K | Reach2D us | built-in us | GDScript us | I/O floor us | built-in / Reach2D | Reach2D / floor | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | built-in error | GDScript error | Reach2D heap allocations: nodes' code / all Rust / solves |")
 	print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	if only_case != "":
 		var parts := only_case.split(":")
@@ -385,12 +385,12 @@ func solve_table() -> void:
 			continue
 		var ours: Dictionary = r["reach2d"]
 		var ot: float = ours["time"]["median"]
-		print("| %s | %d | %d | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2f | %.2f | %s | %s | %s | %d / %d |" % [
+		print("| %s | %d | %d | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2f | %.2f | %s | %s | %s | %d / %d / %d |" % [
 			kind, n, k, fmt_time(ours["time"]), fmt_time(r["builtin"]["time"]), fmt_time(r["gdscript"]["time"]),
 			fmt_time(r["floor"]["time"]), r["builtin"]["time"]["median"] / ot, ot / r["floor"]["time"]["median"],
 			r["gdscript"]["time"]["median"] / ot, ours["iterations"], r["gdscript"]["iterations"],
 			fmt_error(ours["error"]), fmt_error(r["builtin"]["error"]), fmt_error(r["gdscript"]["error"]),
-			ours["allocations"], ours["solves"]])
+			ours["allocations"], ours["all_allocations"], ours["solves"]])
 		if ours["allocations"] != 0 or r["floor"]["allocations"] != 0:
 			print("# heap allocations in the nodes' per-frame code: reach2d %d, floor %d (all Rust: %d)" % [
 				ours["allocations"], r["floor"]["allocations"], ours["all_allocations"]])
@@ -474,8 +474,8 @@ func frame_table() -> void:
 	print("# Engine-driven frames, K = %d characters: node processing time per frame in ms, median [p10, p90] over %d turns of %d frames" % [k, turns, frames])
 	var first := marker(-1000000)
 	var last := marker(1000000)
-	print("| solver | N | Reach2D UPDATE_PROCESS ms | built-in stacks ms | nothing ms | built-in / Reach2D | same, minus nothing | Reach2D heap allocations / frames |")
-	print("|---|---|---|---|---|---|---|---|")
+	print("| solver | N | Reach2D UPDATE_PROCESS ms | built-in stacks ms | nothing ms | Reach2D disabled (dispatch only) ms | built-in / Reach2D | same, minus nothing | Reach2D heap allocations: nodes' code / all Rust / frames |")
+	print("|---|---|---|---|---|---|---|---|---|")
 	for case in [["fabrik", 8], ["two_bone", 2]]:
 		var kind: String = case[0]
 		var n: int = case[1]
@@ -488,20 +488,23 @@ func frame_table() -> void:
 			var b := make_rig(n, c)
 			add_builtin(kind, b)
 			theirs.append(b)
-		var samples := {"reach2d": [], "builtin": [], "none": []}
+		var samples := {"reach2d": [], "builtin": [], "none": [], "dispatch": []}
 		var allocations := 0
+		var all_allocations := 0
 		var counted_frames := 0
 		var t := 0
 		for turn in turns + 1:
-			for which in ["reach2d", "builtin", "none"]:
+			# "dispatch": the Reach2D nodes process but are disabled (enabled = false): the per-node callback alone.
+			for which in ["reach2d", "builtin", "none", "dispatch"]:
 				for rig in ours:
-					rig["skeleton"].process_mode = Node.PROCESS_MODE_INHERIT if which == "reach2d" else Node.PROCESS_MODE_DISABLED
+					rig["skeleton"].process_mode = Node.PROCESS_MODE_INHERIT if which in ["reach2d", "dispatch"] else Node.PROCESS_MODE_DISABLED
+					rig["ik"].enabled = which != "dispatch"
 				for rig in theirs:
 					rig["skeleton"].process_mode = Node.PROCESS_MODE_INHERIT if which == "builtin" else Node.PROCESS_MODE_DISABLED
 				var heap := heap_counts()
 				for f in frames + 2:
 					t += 1
-					var active: Array = ours if which != "builtin" else theirs
+					var active: Array = theirs if which == "builtin" else ours
 					for rig in active:
 						place_target(rig, n, t)
 					await process_frame
@@ -509,14 +512,17 @@ func frame_table() -> void:
 					if turn > 0 and f >= 2:
 						samples[which].append((last.usec - first.usec) / 1000.0)
 				if turn > 0 and which == "reach2d":
-					allocations += heap_counts()[0] - heap[0]
+					var after := heap_counts()
+					allocations += after[0] - heap[0]
+					all_allocations += after[1] - heap[1]
 					counted_frames += frames + 2
 		var o := stats(samples["reach2d"])
 		var b := stats(samples["builtin"])
 		var z := stats(samples["none"])
-		print("| %s | %d | %s | %s | %s | %.2fx | %.2fx | %d / %d |" % [kind, n, fmt_time(o), fmt_time(b), fmt_time(z),
+		var d := stats(samples["dispatch"])
+		print("| %s | %d | %s | %s | %s | %s | %.2fx | %.2fx | %d / %d / %d |" % [kind, n, fmt_time(o), fmt_time(b), fmt_time(z), fmt_time(d),
 			b["median"] / o["median"], (b["median"] - z["median"]) / maxf(o["median"] - z["median"], 1e-6),
-			allocations, counted_frames])
+			allocations, all_allocations, counted_frames])
 		for rig in ours + theirs:
 			rig["skeleton"].free()
 			rig["target"].free()
