@@ -418,7 +418,7 @@ func floor_table() -> void:
 		for b in blocks:
 			samples.append(floors[b % k].time_call(c, 2000))
 		print("| %s | %s |" % [calls[c], fmt_time(stats(samples))])
-	var variants := ["nodes' path: checks + read + set_rotation, root to tip", "cached handles, no checks: get_transform + get_rotation, set_rotation root to tip",
+	var variants := ["nodes' path: checks + read + set_rotation, tip to root", "cached handles, no checks: get_transform + get_rotation, set_rotation root to tip",
 		"same, written tip to root", "get_global_transform per bone instead of get_transform", "set_transform instead of set_rotation",
 		"get_rotation only (no transform read)", "read only, no write"]
 	var samples := []
