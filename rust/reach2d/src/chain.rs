@@ -7,8 +7,8 @@
 //! every frame: any change to it (a bone reparented, a node inserted, the root moved elsewhere) takes the tip bone
 //! out of the tree and back, and its `tree_entered` signal marks the cached chain stale.
 
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use glam::Affine2;
 use godot::builtin::Callable;
@@ -44,7 +44,7 @@ pub struct BoneChain {
     /// The root bone's parent when it is a CanvasItem (its global transform places the chain).
     parent: Option<Gd<CanvasItem>>,
     /// Set by the tip bone's `tree_entered` signal: the chain may have changed shape.
-    stale: Rc<Cell<bool>>,
+    stale: Option<&'static AtomicBool>,
     /// The tip bone and the callable connected to its `tree_entered`, to disconnect when the chain changes.
     watch: Option<(Gd<Bone2D>, Callable)>,
     /// The pose as last read and the buffers its solves work in.
@@ -103,22 +103,26 @@ impl BoneChain {
         let Some((first, last)) = self.ends else { return false };
         // Both are alive (the caller has checked), so their cached ids are current. Freeing any bone of the chain
         // frees the tip with it.
-        first == root.instance_id_unchecked() && last == tip.instance_id_unchecked() && !self.stale.get()
+        first == root.instance_id_unchecked()
+            && last == tip.instance_id_unchecked()
+            && self.stale.is_some_and(|stale| !stale.load(Ordering::Relaxed))
     }
 
     /// Watches the tip bone: it leaves and re-enters the tree whenever the chain above it changes.
     fn watch(&mut self, tip: &Gd<Bone2D>) {
         self.unwatch();
-        let stale = Rc::new(Cell::new(false));
-        let flag = Rc::clone(&stale);
-        let callable = Callable::from_fn("reach2d_chain_changed", move |_| flag.set(true));
+        let stale = take_stale_flag();
+        let callable = Callable::from_fn("reach2d_chain_changed", move |_| stale.store(true, Ordering::Relaxed));
         let mut tip = tip.clone();
         tip.connect("tree_entered", &callable);
-        self.stale = stale;
+        self.stale = Some(stale);
         self.watch = Some((tip, callable));
     }
 
     fn unwatch(&mut self) {
+        if let Some(stale) = self.stale.take() {
+            release_stale_flag(stale);
+        }
         if let Some((mut tip, callable)) = self.watch.take()
             && tip.is_instance_valid()
             && tip.is_connected("tree_entered", &callable)
@@ -319,6 +323,33 @@ impl BoneChain {
     pub fn forget_preview(&mut self) {
         self.has_written = false;
     }
+}
+
+/// The staleness flags of all watched chains, side by side in blocks that are never freed, and the free ones.
+///
+/// A flag of its own per chain (an `Rc`) was a cache miss every solve with many characters (most of
+/// `BoneChain::ensure`'s time in `perf`, BENCHMARKS.md); here the flags of 1000 chains share 16 cache lines. Taken
+/// and released only when a chain is resolved or forgotten, never per frame. A flag released while a disconnected
+/// callable still held it could at worst mark another chain stale: one extra re-resolve, never a missed change.
+static STALE_FLAGS: Mutex<Vec<&'static AtomicBool>> = Mutex::new(Vec::new());
+
+/// Flags allocated at once when none is free.
+const STALE_FLAG_BLOCK: usize = 256;
+
+fn take_stale_flag() -> &'static AtomicBool {
+    let mut free = STALE_FLAGS.lock().unwrap_or_else(PoisonError::into_inner);
+    if free.is_empty() {
+        let block: &'static [AtomicBool] =
+            Box::leak((0..STALE_FLAG_BLOCK).map(|_| AtomicBool::new(false)).collect::<Box<[_]>>());
+        free.extend(block.iter().rev());
+    }
+    let flag = free.pop().unwrap_or_else(|| Box::leak(Box::new(AtomicBool::new(false))));
+    flag.store(false, Ordering::Relaxed);
+    flag
+}
+
+fn release_stale_flag(flag: &'static AtomicBool) {
+    STALE_FLAGS.lock().unwrap_or_else(PoisonError::into_inner).push(flag);
 }
 
 /// `true` when the node `ancestor` is `node` or above it.
