@@ -105,32 +105,25 @@ pub fn solve_fabrik(
     // of the reachable annulus): when a pass barely helps, or half the budget (at least 8 passes)
     // is spent, the refinement takes the rest. Near float precision a slow pass is just
     // convergence, not a stall, and FABRIK goes on.
-    // Squared distances in the loop: no square root per pass beside the passes' own (it matters at small N).
-    let stuck_sq = (STALLED_AT * total) * (STALLED_AT * total);
-    let tol_sq = tol * tol;
-    let mut distance_sq = distance * distance;
+    let stuck = STALLED_AT * total;
     let mut stalled = false;
     while iterations < settings.max_iterations {
         iterations += 1;
         backward(joints, lengths, target, toward_root);
         let tip = respace(joints, lengths, root, toward_target);
-        let previous_sq = distance_sq;
-        distance_sq = tip.distance_squared(target);
-        if distance_sq <= tol_sq {
+        let previous = distance;
+        distance = tip.distance(target);
+        if distance <= tol {
             break;
         }
-        if tip == last_tip
-            || distance_sq > STALL * STALL * previous_sq
-            || iterations >= (settings.max_iterations / 2).max(8)
-        {
-            stalled = distance_sq > stuck_sq;
+        if tip == last_tip || distance > STALL * previous || iterations >= (settings.max_iterations / 2).max(8) {
+            stalled = distance > stuck;
             if stalled || tip == last_tip {
                 break;
             }
         }
         last_tip = tip;
     }
-    distance = distance_sq.sqrt();
     if stalled && iterations < settings.max_iterations {
         (iterations, distance) = refine(joints, &refine_settings, iterations, distance);
     }
