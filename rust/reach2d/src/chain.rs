@@ -226,7 +226,7 @@ impl BoneChain {
     /// Returns the global end effector of the written pose. Writes nothing when any rotation would not be finite.
     fn write(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> Result<Vec2, Problem> {
         let effector = self.pose.write_back(weight, rotation_limits).ok_or(Problem::PoseNotFinite)?;
-        // Tip to root: measured cheaper than root to tip (BENCHMARKS.md, the I/O floor's alternatives).
+        // Tip to root; root to tip measured no different (BENCHMARKS.md, the I/O floor's alternatives).
         for (bone, &rotation) in self.bones.iter_mut().zip(self.pose.rotations()).rev() {
             bone.set_rotation(rotation);
         }
