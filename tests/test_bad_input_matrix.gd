@@ -22,13 +22,18 @@ const BAD_COUNTS := [-1, 0, -2147483648, 2147483647, 1099511627776]
 const BAD_INDICES := [-1, -2147483648, 2147483647, 1099511627776, 9223372036854775807, 512]
 
 ## Documented ranges of each float property after any assignment (inclusive), by property name.
-## (Tolerance, softness and max_angle_step: finite and >= 0; 0 max_angle_step = unlimited. angle_offset: radians.)
+## (Tolerance, softness, max_angle_step and max_angular_speed: finite and >= 0; 0 max_angle_step or
+## max_angular_speed = unlimited. angle_offset: radians.)
 const FLOAT_RANGES := {
 	"weight": [0.0, 1.0],
 	"tolerance": [0.0, 3.4e38],
 	"softness": [0.0, 3.4e38],
 	"max_angle_step": [0.0, 3.4e38],
 	"angle_offset": [-PI, PI],
+	"max_angular_speed": [0.0, 3.4e38],
+	"target_rotation_weight": [0.0, 1.0],
+	"stretch": [0.0, 3.4e38],
+	"compress": [0.0, 0.99],
 }
 ## Iteration counts a node accepts; anything else is refused with one message.
 const MAX_ITERATIONS := 1024
@@ -195,10 +200,10 @@ func test_enum_properties() -> void:
 
 func test_float_properties() -> void:
 	var props := {
-		"FabrikChain2D": ["weight", "tolerance"],
-		"CcdChain2D": ["weight", "tolerance", "max_angle_step"],
-		"TwoBoneIk2D": ["weight", "softness"],
-		"LookAt2D": ["weight", "angle_offset"],
+		"FabrikChain2D": ["weight", "tolerance", "max_angular_speed", "target_rotation_weight"],
+		"CcdChain2D": ["weight", "tolerance", "max_angle_step", "max_angular_speed", "target_rotation_weight"],
+		"TwoBoneIk2D": ["weight", "softness", "max_angular_speed", "target_rotation_weight", "stretch", "compress"],
+		"LookAt2D": ["weight", "angle_offset", "max_angular_speed"],
 	}
 	for klass in CLASSES:
 		for property in props[klass]:

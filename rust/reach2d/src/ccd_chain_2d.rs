@@ -60,6 +60,7 @@ impl CcdChain2D {
         };
         let goal = self.check_setup_impl()?;
         let pole = common::pole_position(self.pole.as_ref())?;
-        common::solve_chain(&mut self.state, goal, pole, self.weight, &self.limits, &settings)
+        let tip = self.tip_direction();
+        common::solve_chain(&mut self.state, goal, pole, tip, self.weight, &self.limits, &settings)
     }
 }

@@ -17,8 +17,8 @@ use godot::obj::{Gd, InstanceId};
 use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{AngleLimit, ChainSolver, SolveReport, Vec2};
 
-use crate::convert::affine;
-use crate::pose::PoseBuffers;
+use crate::convert::{affine, vec2, vector2};
+use crate::pose::{PoseBuffers, TipDirection};
 use crate::problem::Problem;
 
 /// How the tip bone's end is placed.
@@ -28,6 +28,23 @@ pub enum TipEnd {
     BoneLength,
     /// `Vector2.from_angle(bone_angle + offset)` (radians): only the direction matters (look-at).
     Direction(f32),
+}
+
+/// How one solve starts and how far it may move the bones: the shared settings `solve_from_rest` and
+/// `max_angular_speed`, set by the node before each solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motion {
+    /// Start from each bone's rest rotation, unless something else (an animation) wrote the rotation since the
+    /// last solve.
+    pub from_rest: bool,
+    /// Most each written rotation may move in this solve, radians, before `weight`; `f32::INFINITY` for no limit.
+    pub max_step: f32,
+}
+
+impl Default for Motion {
+    fn default() -> Self {
+        Self { from_rest: false, max_step: f32::INFINITY }
+    }
 }
 
 /// Scale (relative to the other axis) at or below which a skeleton, ancestor or bone counts as collapsed: Godot turns
@@ -51,9 +68,28 @@ pub struct BoneChain {
     pose: PoseBuffers,
     /// Editor only: the rotations the user authored, which the preview solves from and saving restores.
     authored: Vec<f32>,
-    /// Editor only: what the last solve wrote, to tell the user's own edits apart from the preview's.
+    /// What the last solve wrote, to tell the user's own edits (editor) or an animation's (`solve_from_rest`)
+    /// apart from the node's.
     written: Vec<f32>,
+    /// Editor only: the preview has written `written`.
     has_written: bool,
+    /// `written` holds the last solve of this chain (run time and editor).
+    wrote_once: bool,
+    /// This solve's motion settings.
+    motion: Motion,
+    /// TwoBoneIk2D's stretch: the tip bone's local position as authored and as written.
+    tip_position: TipPosition,
+}
+
+/// The tip bone's local `position` when a limb stretches: the value the user (or an animation) gave it, and the one
+/// the last stretched solve wrote. Restored by the same rules as the rotations (before saving, when the preview
+/// stops), and also when stretching stops or the node leaves the tree.
+#[derive(Default)]
+struct TipPosition {
+    authored: Vec2,
+    /// The last stretched position written, and whether it is in the bone now.
+    written: Option<Vec2>,
+    applied: bool,
 }
 
 impl BoneChain {
@@ -70,6 +106,19 @@ impl BoneChain {
         self.parent = None;
         self.unwatch();
         self.has_written = false;
+        self.wrote_once = false;
+        self.tip_position = TipPosition::default();
+        self.pose.forget_steps();
+    }
+
+    /// Forgets the speed limit's memory: the next limited solve steps from the rotations it reads.
+    pub fn forget_steps(&mut self) {
+        self.pose.forget_steps();
+    }
+
+    /// Sets how the next solves start and how far they may move the bones.
+    pub fn set_motion(&mut self, motion: Motion) {
+        self.motion = motion;
     }
 
     /// Makes sure the cached chain is `root ..= tip` and still linked the same way, resolving it again if not.
@@ -188,13 +237,26 @@ impl BoneChain {
             let basis = glam::Mat2::from_angle(-rotation) * local.matrix2;
             self.pose.push_bone(BonePose { position: local.translation, rotation, basis });
         }
-        if crate::editor::in_editor() {
+        let editor = crate::editor::in_editor();
+        if editor {
             self.authored.resize(n, 0.0);
-            for (i, pose) in self.pose.bones_mut().iter_mut().enumerate() {
-                if !self.has_written || (pose.rotation - self.written[i]).abs() > 1e-5 {
+        }
+        let from_rest = self.motion.from_rest;
+        for (i, pose) in self.pose.bones_mut().iter_mut().enumerate() {
+            let written = self.written.get(i).copied();
+            let own = written.is_some_and(|w| (pose.rotation - w).abs() <= 1e-5);
+            if editor {
+                if !self.has_written || !own {
                     self.authored[i] = pose.rotation;
                 }
                 pose.rotation = self.authored[i];
+            }
+            // solve_from_rest: a rotation still equal to what the last solve wrote is the node's own, so the solve
+            // starts from rest; one that differs was written by someone else since (an animation, the user in the
+            // editor) and is kept. Before the first solve every rotation is someone else's (the scene's, an
+            // animation's).
+            if from_rest && own && self.wrote_once {
+                pose.rotation = rest_rotation(&self.bones[i]);
             }
         }
         adjust(self.pose.bones_mut());
@@ -225,14 +287,16 @@ impl BoneChain {
     ///
     /// Returns the global end effector of the written pose. Writes nothing when any rotation would not be finite.
     fn write(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> Result<Vec2, Problem> {
-        let effector = self.pose.write_back(weight, rotation_limits).ok_or(Problem::PoseNotFinite)?;
+        let effector =
+            self.pose.write_back(weight, rotation_limits, self.motion.max_step).ok_or(Problem::PoseNotFinite)?;
         // Tip to root; root to tip measured no different (BENCHMARKS.md, the I/O floor's alternatives).
         for (bone, &rotation) in self.bones.iter_mut().zip(self.pose.rotations()).rev() {
             bone.set_rotation(rotation);
         }
+        self.written.clear();
+        self.written.extend_from_slice(self.pose.rotations());
+        self.wrote_once = true;
         if crate::editor::in_editor() {
-            self.written.clear();
-            self.written.extend_from_slice(self.pose.rotations());
             self.has_written = true;
         }
         Ok(effector)
@@ -244,17 +308,24 @@ impl BoneChain {
     ///
     /// `rotation_limits` bound each bone's local rotation (an empty slice: none); they are translated into the
     /// solver's segment limits for this pose, and the written rotations are clamped into them again.
+    ///
+    /// With `tip`, the tip bone's global x axis takes its direction (see [`PoseBuffers::solve_with_tip_direction`]).
     pub fn solve_iterative(
         &mut self,
         solver: &impl ChainSolver,
         goal: Vec2,
         pole: Option<Vec2>,
+        tip: Option<TipDirection>,
         weight: f32,
         rotation_limits: &[Option<AngleLimit>],
     ) -> Result<(Vec2, SolveReport), Problem> {
         self.read(TipEnd::BoneLength)?;
         let rotation_limits = &rotation_limits[..rotation_limits.len().min(self.bones.len())];
-        let report = self.pose.solve(solver, goal, pole, rotation_limits).map_err(Problem::Solver)?;
+        let report = match tip {
+            Some(tip) => self.pose.solve_with_tip_direction(solver, goal, pole, tip, rotation_limits),
+            None => self.pose.solve(solver, goal, pole, rotation_limits),
+        };
+        let report = report.map_err(Problem::Solver)?;
         let effector = self.write(weight, rotation_limits)?;
         Ok((effector, report))
     }
@@ -269,7 +340,20 @@ impl BoneChain {
         rotation_limits: &[Option<AngleLimit>],
         place: impl FnOnce(ChainPose<'_>, &mut [Vec2]) -> Result<R, Problem>,
     ) -> Result<(Vec2, R), Problem> {
-        self.read(tip_end)?;
+        self.solve_closed_form_adjusted(tip_end, weight, rotation_limits, |_| {}, place)
+    }
+
+    /// [`BoneChain::solve_closed_form`], letting `adjust` change the bones' local poses as read before the joints
+    /// are derived (TwoBoneIk2D's stretch reads the tip bone at its authored position).
+    pub fn solve_closed_form_adjusted<R>(
+        &mut self,
+        tip_end: TipEnd,
+        weight: f32,
+        rotation_limits: &[Option<AngleLimit>],
+        adjust: impl FnOnce(&mut [BonePose]),
+        place: impl FnOnce(ChainPose<'_>, &mut [Vec2]) -> Result<R, Problem>,
+    ) -> Result<(Vec2, R), Problem> {
+        self.read_adjusted(tip_end, adjust)?;
         let placed = self.pose.place_joints(place)?;
         let effector = self.write(weight, rotation_limits)?;
         Ok((effector, placed))
@@ -305,17 +389,71 @@ impl BoneChain {
         Ok(*self.pose.joints().last().unwrap_or(&Vec2::ZERO))
     }
 
-    /// Editor: puts the user's authored rotations back (before saving, or when the preview stops).
+    /// Editor: puts the user's authored rotations back (before saving, or when the preview stops), and the tip
+    /// bone's authored position when a stretch moved it.
     pub fn restore_authored(&mut self) {
         if self.has_written {
             set_rotations(&mut self.bones, &self.authored);
         }
+        self.restore_tip_position();
     }
 
-    /// Editor: puts the preview's last solve back (after saving).
+    /// Editor: puts the preview's last solve back (after saving), stretch included.
     pub fn reapply_written(&mut self) {
         if self.has_written {
             set_rotations(&mut self.bones, &self.written);
+        }
+        if let (Some(written), Some(tip)) = (self.tip_position.written, self.bones.last_mut())
+            && !self.tip_position.applied
+            && tip.is_instance_valid()
+        {
+            tip.set_position(vector2(written));
+            self.tip_position.applied = true;
+        }
+    }
+
+    /// The tip bone's authored local position (TwoBoneIk2D's stretch): a position that differs from what the last
+    /// stretch wrote is the user's (or an animation's) and becomes the authored one. `None` without a chain.
+    pub fn authored_tip_position(&mut self) -> Option<Vec2> {
+        let tip = self.bones.last()?;
+        let position = vec2(tip.get_position());
+        let own = self.tip_position.applied
+            && self.tip_position.written.is_some_and(|w| w.distance_squared(position) <= 1e-8);
+        if !own {
+            self.tip_position.authored = position;
+            self.tip_position.written = None;
+            self.tip_position.applied = false;
+        }
+        Some(self.tip_position.authored)
+    }
+
+    /// Writes the tip bone's local position as its authored one times `factor` (TwoBoneIk2D's stretch); a factor
+    /// of 1 restores the authored position. Call [`BoneChain::authored_tip_position`] first.
+    pub fn write_tip_position(&mut self, factor: f32) {
+        if factor == 1.0 {
+            self.restore_tip_position();
+            return;
+        }
+        let Some(tip) = self.bones.last_mut() else { return };
+        let position = self.tip_position.authored * factor;
+        if position.is_finite() {
+            tip.set_position(vector2(position));
+            self.tip_position.written = Some(position);
+            self.tip_position.applied = true;
+        }
+    }
+
+    /// Puts the tip bone's authored position back if a stretch moved it (stretching off, the node disabled or
+    /// leaving the tree, saving).
+    pub fn restore_tip_position(&mut self) {
+        if !self.tip_position.applied {
+            return;
+        }
+        self.tip_position.applied = false;
+        if let Some(tip) = self.bones.last_mut()
+            && tip.is_instance_valid()
+        {
+            tip.set_position(vector2(self.tip_position.authored));
         }
     }
 
@@ -368,6 +506,11 @@ impl Drop for BoneChain {
     fn drop(&mut self) {
         self.unwatch();
     }
+}
+
+/// The rotation of a bone's rest transform (`Bone2D.rest`), as `Node2D.rotation` reads it from a transform.
+fn rest_rotation(bone: &Gd<Bone2D>) -> f32 {
+    affine(bone.get_rest()).matrix2.x_axis.to_angle()
 }
 
 fn set_rotations(bones: &mut [Gd<Bone2D>], rotations: &[f32]) {

@@ -2,16 +2,17 @@
 //! cycle, editor preview and saving, and configuration warnings. Each node class supplies only its own solve; the
 //! class itself is declared by the macros in `node_class.rs`.
 
-use godot::classes::Node2D;
 use godot::classes::notify::CanvasItemNotification;
+use godot::classes::{Engine, Node2D};
 use godot::obj::WithBaseField;
 use godot::prelude::*;
 use reach2d_core::{ChainSolver, Vec2};
 
-use crate::chain::BoneChain;
+use crate::chain::{BoneChain, Motion};
 use crate::convert::vec2;
 use crate::editor::in_editor;
 use crate::limits::AngleLimits;
+use crate::pose::TipDirection;
 use crate::problem::{Problem, ProblemReporter};
 
 /// When a node solves by itself. Stored in the node as a validated `i64` (see `checked.rs`).
@@ -100,17 +101,35 @@ pub fn pole_position(pole: Option<&Gd<Node2D>>) -> Result<Option<Vec2>, Problem>
     if position.is_finite() { Ok(Some(position)) } else { Err(Problem::PoleNotFinite) }
 }
 
+/// The direction of the target's global x axis (its global rotation, as Godot reports it, mirroring included), for
+/// `match_target_rotation`; zero (no direction) when there is no usable target.
+pub fn target_x_axis(target: Option<&Gd<Node2D>>) -> Vec2 {
+    match target {
+        Some(target) if target.is_instance_valid() && target.is_inside_tree() => {
+            let x_axis = vec2(target.get_global_transform().a);
+            if x_axis.is_finite() { x_axis } else { Vec2::ZERO }
+        }
+        _ => Vec2::ZERO,
+    }
+}
+
+/// The tip direction `match_target_rotation` asks for, or `None` when it is off.
+pub fn tip_direction(target: Option<&Gd<Node2D>>, on: bool, weight: f32) -> Option<TipDirection> {
+    on.then(|| TipDirection { x_axis: target_x_axis(target), weight })
+}
+
 /// One solve of an iterative chain node (FABRIK or CCD) toward `goal`: read, pre-bend toward `pole` if any, solve in
-/// flat arrays, write rotations.
+/// flat arrays, write rotations. With `tip`, the tip bone's global direction follows the target's rotation.
 pub fn solve_chain(
     state: &mut IkState,
     goal: Vec2,
     pole: Option<Vec2>,
+    tip: Option<TipDirection>,
     weight: f32,
     limits: &AngleLimits,
     solver: &impl ChainSolver,
 ) -> Result<Solved, Problem> {
-    let (effector, report) = state.chain.solve_iterative(solver, goal, pole, weight, limits.active())?;
+    let (effector, report) = state.chain.solve_iterative(solver, goal, pole, tip, weight, limits.active())?;
     Ok(Solved { error: effector.distance(goal), iterations: report.iterations })
 }
 
@@ -127,11 +146,47 @@ pub trait IkNode: WithBaseField<Base = Node2D> {
     fn check_setup(&mut self) -> Result<(), Problem>;
     /// Reads, solves and writes. On error no bone may have been written.
     fn solve_once(&mut self) -> Result<Solved, Problem>;
+    /// How a solve that advances time by `delta` seconds starts and how far it may move the bones
+    /// (`solve_from_rest`, `max_angular_speed`); nodes without these settings keep the default.
+    fn motion(&self, delta: f64) -> Motion {
+        let _ = delta;
+        Motion::default()
+    }
+    /// `true` when a solve needs the frame's delta (a speed limit is set); [`solve`] asks the engine for it only then.
+    fn speed_limited(&self) -> bool {
+        false
+    }
+}
+
+/// The per-solve step of a speed limit: `speed` rad/s over `delta` s, `f32::INFINITY` when `speed` is 0 (no
+/// limit). A negative or non-finite `delta` counts as 0.
+pub fn max_step(speed: f32, delta: f64) -> f32 {
+    if speed > 0.0 {
+        let delta = if delta.is_finite() { delta.max(0.0) } else { 0.0 };
+        (f64::from(speed) * delta) as f32
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// The time a [`solve`] call advances the speed limit by: this physics tick's delta when called during a physics
+/// frame, else this process frame's.
+fn frame_delta<T: IkNode>(node: &T) -> f64 {
+    let base = node.base();
+    if Engine::singleton().is_in_physics_frame() {
+        base.get_physics_process_delta_time()
+    } else {
+        base.get_process_delta_time()
+    }
 }
 
 /// `solve()`: solves now, whatever the mode. Returns `true` when the bones were written.
 pub fn solve<T: IkNode>(node: &mut T) -> bool {
-    counted(|| solve_counted(node))
+    counted(|| {
+        // Two engine calls: only when a speed limit needs them (they would cost a two-bone solve about a third).
+        let delta = if node.speed_limited() { frame_delta(node) } else { 0.0 };
+        solve_counted(node, delta)
+    })
 }
 
 /// Runs the nodes' own per-frame code; debug builds and release builds with the `bench` feature count its heap
@@ -143,7 +198,9 @@ pub fn counted<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-fn solve_counted<T: IkNode>(node: &mut T) -> bool {
+fn solve_counted<T: IkNode>(node: &mut T, delta: f64) -> bool {
+    let motion = node.motion(delta);
+    node.state().chain.set_motion(motion);
     let outcome = node.solve_once();
     note(node, outcome.as_ref().err().copied());
     match outcome {
@@ -179,16 +236,21 @@ fn note<T: IkNode>(node: &mut T, problem: Option<Problem>) {
 /// `_process` / `_physics_process`: solves when the node is enabled and in this tick's mode; in the editor,
 /// every process frame while the preview is on.
 pub fn tick<T: IkNode>(node: &mut T, tick: Tick) {
-    counted(|| tick_counted(node, tick));
+    tick_timed(node, tick, 0.0);
 }
 
-fn tick_counted<T: IkNode>(node: &mut T, tick: Tick) {
+/// [`tick`] for a node with a speed limit: `delta` is the tick's time in seconds.
+pub fn tick_timed<T: IkNode>(node: &mut T, tick: Tick, delta: f64) {
+    counted(|| tick_counted(node, tick, delta));
+}
+
+fn tick_counted<T: IkNode>(node: &mut T, tick: Tick, delta: f64) {
     if in_editor() {
         if tick != Tick::Process {
             return;
         }
         if node.enabled() && node.editor_preview() {
-            solve_counted(node);
+            solve_counted(node, delta);
         } else {
             node.state().chain.restore_authored();
             node.state().chain.forget_preview();
@@ -209,7 +271,12 @@ fn tick_counted<T: IkNode>(node: &mut T, tick: Tick) {
         UpdateMode::Manual => false,
     };
     if node.enabled() && wanted {
-        solve_counted(node);
+        solve_counted(node, delta);
+    } else if !node.enabled() {
+        // A disabled node leaves no stretched limb behind (a no-op when nothing is stretched), and its speed limit
+        // starts again from the pose it finds when it is enabled again.
+        node.state().chain.restore_tip_position();
+        node.state().chain.forget_steps();
     }
 }
 
@@ -235,6 +302,8 @@ pub fn notification<T: IkNode>(node: &mut T, what: CanvasItemNotification) {
             node.state().chain.restore_authored();
             node.state().chain.forget_preview();
         }
+        // At run time a node that leaves keeps its last pose, but not a stretched limb.
+        CanvasItemNotification::EXIT_TREE => node.state().chain.restore_tip_position(),
         _ => {}
     }
 }

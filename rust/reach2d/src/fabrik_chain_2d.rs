@@ -49,6 +49,7 @@ impl FabrikChain2D {
             FabrikSettings { max_iterations: self.max_iterations.max(1) as u32, tolerance: self.tolerance.max(0.0) };
         let goal = self.check_setup_impl()?;
         let pole = common::pole_position(self.pole.as_ref())?;
-        common::solve_chain(&mut self.state, goal, pole, self.weight, &self.limits, &settings)
+        let tip = self.tip_direction();
+        common::solve_chain(&mut self.state, goal, pole, tip, self.weight, &self.limits, &settings)
     }
 }

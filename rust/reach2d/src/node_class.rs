@@ -16,7 +16,9 @@
 /// the help as source text, with their quotes.
 /// `Bone2D` and `Node2D` must be in scope where it is used.
 ///
-/// `solver { .. }` fields come after the shared settings; `target`, `last_error` and `last_iterations` take the
+/// `solver { .. }` fields come after the shared settings, and an optional `solver_api { .. }` holds their setters
+/// (`#[func]`s in the class's main API block, where `#[var(set = ..)]` looks); `target`, `last_error` and
+/// `last_iterations` take the
 /// class's own help text. Also generates `check_setup_impl`, which returns the target's global position once the
 /// bones (and the pole, if set) are checked, and implements the shared API ([`ik_node_class`]).
 macro_rules! ik_node {
@@ -26,12 +28,13 @@ macro_rules! ik_node {
             target: $target_doc:tt,
             bones: chain,
             solver { $($solver:tt)* }
+            $(solver_api { $($solver_api:tt)* })?
             last_error: $last_error_doc:tt,
             last_iterations: $last_iterations_doc:tt,
         }
     ) => {
         $crate::node_class::ik_node! {
-            @class $(#$doc)*
+            @tip_rotation $(#$doc)*
             pub struct $class {
                 target: $target_doc,
                 bones {
@@ -59,6 +62,7 @@ macro_rules! ik_node {
                 }
                 pole(this) { this.pole.as_ref() }
                 solver { $($solver)* }
+                solver_api { $($($solver_api)*)? }
                 last_error: $last_error_doc,
                 last_iterations: $last_iterations_doc,
             }
@@ -70,12 +74,13 @@ macro_rules! ik_node {
             target: $target_doc:tt,
             bones: limb { $(#$root_doc:tt)* root_bone, $(#$tip_doc:tt)* tip_bone, $(#$pole_doc:tt)* pole, $($more:tt)* }
             solver { $($solver:tt)* }
+            $(solver_api { $($solver_api:tt)* })?
             last_error: $last_error_doc:tt,
             last_iterations: $last_iterations_doc:tt,
         }
     ) => {
         $crate::node_class::ik_node! {
-            @class $(#$doc)*
+            @tip_rotation $(#$doc)*
             pub struct $class {
                 target: $target_doc,
                 bones {
@@ -96,6 +101,7 @@ macro_rules! ik_node {
                 }
                 pole(this) { this.pole.as_ref() }
                 solver { $($solver)* }
+                solver_api { $($($solver_api)*)? }
                 last_error: $last_error_doc,
                 last_iterations: $last_iterations_doc,
             }
@@ -107,6 +113,7 @@ macro_rules! ik_node {
             target: $target_doc:tt,
             bones: single { $(#$bone_doc:tt)* bone }
             solver { $($solver:tt)* }
+            $(solver_api { $($solver_api:tt)* })?
             last_error: $last_error_doc:tt,
             last_iterations: $last_iterations_doc:tt,
         }
@@ -125,7 +132,78 @@ macro_rules! ik_node {
                     this.state.chain.ensure(Some(bone), Some(bone), false)
                 }
                 pole(_this) { None }
+                tip_rotation {}
+                tip_rotation_api {}
                 solver { $($solver)* }
+                solver_api { $($($solver_api)*)? }
+                last_error: $last_error_doc,
+                last_iterations: $last_iterations_doc,
+            }
+        }
+    };
+    // Chains and limbs: the tip bone can follow the target's rotation.
+    (
+        @tip_rotation $(#$doc:tt)*
+        pub struct $class:ident {
+            target: $target_doc:tt,
+            bones { $($bones:tt)* }
+            ensure($this:ident) $ensure:block
+            pole($pole_this:ident) $pole:block
+            solver { $($solver:tt)* }
+            $(solver_api { $($solver_api:tt)* })?
+            last_error: $last_error_doc:tt,
+            last_iterations: $last_iterations_doc:tt,
+        }
+    ) => {
+        $crate::node_class::ik_node! {
+            @class $(#$doc)*
+            pub struct $class {
+                target: $target_doc,
+                bones { $($bones)* }
+                ensure($this) $ensure
+                pole($pole_this) $pole
+                tip_rotation {
+                    /// Turn the tip bone so that its global direction follows the target's global rotation, to
+                    /// plant a hand or foot at an angle: [code]tip_bone.global_transform.x[/code] takes the direction
+                    /// of [code]target.global_transform.x[/code] (both as Godot reports them, so a mirrored target
+                    /// under a mirrored character gives the mirror image of the pose), and the bones before it reach
+                    /// the tip bone's start, like the built-in FABRIK's [i]use_target_rotation[/i]. The tip bone's
+                    /// angle limit still holds (it wins over the target's rotation). A chain of one bone ignores it.
+                    /// On [TwoBoneIk2D] only [member root_bone] is then free: it points at where [member tip_bone]
+                    /// must start, so the end reaches the target only where the limb can reach it at that angle
+                    /// ([member TwoBoneIk2D.stretch] and [member TwoBoneIk2D.compress] widen that by letting the upper
+                    /// bone change length); [member last_error] says how far off it stays.
+                    #[export_group(name = "Tip Rotation")]
+                    #[export]
+                    match_target_rotation: bool,
+                    /// How much of the target's rotation the tip bone takes with [member match_target_rotation]: its
+                    /// direction is [code]lerp_angle(plain, target, target_rotation_weight)[/code], where plain is the
+                    /// direction a solve without it gives (found by one more solve when the value is below 1). A
+                    /// value outside [0, 1] (or NaN) is an error and is ignored.
+                    #[export(range = (0.0, 1.0, 0.01))]
+                    #[var(set = set_target_rotation_weight)]
+                    #[init(val = 1.0)]
+                    target_rotation_weight: f32,
+                }
+                tip_rotation_api {
+                    /// Sets [member target_rotation_weight]: a value outside [0, 1] (or NaN) prints an error and keeps
+                    /// the current one.
+                    #[func]
+                    fn set_target_rotation_weight(&mut self, value: f32) {
+                        let (class, property) = (stringify!($class), "target_rotation_weight");
+                        if let Some(v) = $crate::checked::float_value(class, property, f64::from(value), 0.0, 1.0) {
+                            self.target_rotation_weight = v as f32;
+                        }
+                    }
+
+                    /// The tip direction [member match_target_rotation] asks for, or `None` when it is off.
+                    fn tip_direction(&self) -> Option<$crate::pose::TipDirection> {
+                        let (on, weight) = (self.match_target_rotation, self.target_rotation_weight);
+                        $crate::common::tip_direction(self.target.as_ref(), on, weight)
+                    }
+                }
+                solver { $($solver)* }
+                solver_api { $($($solver_api)*)? }
                 last_error: $last_error_doc,
                 last_iterations: $last_iterations_doc,
             }
@@ -138,7 +216,10 @@ macro_rules! ik_node {
             bones { $($bones:tt)* }
             ensure($this:ident) $ensure:block
             pole($pole_this:ident) $pole:block
+            tip_rotation { $($tip_rotation:tt)* }
+            tip_rotation_api { $($tip_rotation_api:tt)* }
             solver { $($solver:tt)* }
+            $(solver_api { $($solver_api:tt)* })?
             last_error: $last_error_doc:tt,
             last_iterations: $last_iterations_doc:tt,
         }
@@ -175,6 +256,30 @@ macro_rules! ik_node {
             #[export]
             #[init(val = true)]
             editor_preview: bool,
+            /// Start every solve from the bones' rest pose ([member Bone2D.rest]'s rotation) instead of the last
+            /// solve's result, so the same target always gives the same pose (Godot 3D's [i]deterministic[/i]). A
+            /// rotation that something else wrote since the last solve (an [AnimationPlayer], your script) is kept
+            /// and solved from instead: IK still layers on top of animation. That is told by value: a rotation
+            /// still equal to what the last solve wrote counts as the node's own (an animation that holds a bone
+            /// still rewrites nothing, so that bone then starts from rest); the first solve starts from the pose it
+            /// finds (the scene's or the animation's). [member weight] then blends from the
+            /// pose the solve started from. In the editor the preview starts from rest too; saving still stores
+            /// your own rotations.
+            #[export_group(name = "Motion")]
+            #[export]
+            solve_from_rest: bool,
+            /// The fastest each written bone rotation may turn, in radians per second (the inspector shows degrees
+            /// per second); 0 = no limit. Cures snapping and jitter, and gives lazy, weighty motion. Applied after
+            /// the solve and before [member weight], per bone, in the bone's local rotation: each solve moves the
+            /// rotation by at most [code]max_angular_speed * delta[/code] from the previous solve's, where delta is
+            /// the process or physics tick's ([member update_mode]); a [method solve] call uses the current physics
+            /// tick's delta when called during a physics frame, else the current process frame's. An angle limit
+            /// always holds: a limited bone turns the long way round inside its limit rather than across the
+            /// excluded side. A value below 0 (or not finite) is an error and is ignored.
+            #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
+            #[var(set = set_max_angular_speed)]
+            max_angular_speed: f32,
+            $($tip_rotation)*
             $($solver)*
             #[doc = $last_error_doc]
             #[var(no_set)]
@@ -197,6 +302,20 @@ macro_rules! ik_node {
                 let class = stringify!($class);
                 if let Some(v) = $crate::checked::float_value(class, "weight", f64::from(value), 0.0, 1.0) {
                     self.weight = v as f32;
+                }
+            }
+
+            $($tip_rotation_api)*
+            $($($solver_api)*)?
+
+            /// Sets [member max_angular_speed] (radians per second): a value below 0 (or not finite) prints an error
+            /// and keeps the current one.
+            #[func]
+            fn set_max_angular_speed(&mut self, value: f32) {
+                let class = stringify!($class);
+                let max = f64::from(f32::MAX);
+                if let Some(v) = $crate::checked::float_value(class, "max_angular_speed", f64::from(value), 0.0, max) {
+                    self.max_angular_speed = v as f32;
                 }
             }
 
@@ -252,22 +371,23 @@ macro_rules! ik_node_class {
 
             /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code], leaving
             /// every bone untouched, when the setup is invalid (the reason is printed once and shown as a
-            /// configuration warning).
+            /// configuration warning). [member max_angular_speed] counts the current physics tick's delta when
+            /// called during a physics frame, else the current process frame's.
             #[func]
             pub fn solve(&mut self) -> bool {
                 $crate::common::solve(self)
             }
         }
 
-        $crate::node_class::ik_node_api!($class);
+        $crate::node_class::ik_node_api!($class, motion);
 
         #[godot_api]
         impl godot::classes::INode2D for $class {
-            fn process(&mut self, _delta: f64) {
-                $crate::common::tick(self, $crate::common::Tick::Process);
+            fn process(&mut self, delta: f64) {
+                $crate::common::tick_timed(self, $crate::common::Tick::Process, delta);
             }
-            fn physics_process(&mut self, _delta: f64) {
-                $crate::common::tick(self, $crate::common::Tick::Physics);
+            fn physics_process(&mut self, delta: f64) {
+                $crate::common::tick_timed(self, $crate::common::Tick::Physics, delta);
             }
             fn on_notification(&mut self, what: godot::classes::notify::CanvasItemNotification) {
                 $crate::common::notification(self, what);
@@ -309,6 +429,23 @@ pub(crate) use ik_node_class;
 /// classes that declare their own struct (`SpringChain2D`).
 macro_rules! ik_node_api {
     ($class:ident) => {
+        $crate::node_class::ik_node_api!(@api $class {});
+    };
+    // With the shared motion settings (`solve_from_rest`, `max_angular_speed`) of [`ik_node`].
+    ($class:ident, motion) => {
+        $crate::node_class::ik_node_api!(@api $class {
+            fn motion(&self, delta: f64) -> $crate::chain::Motion {
+                $crate::chain::Motion {
+                    from_rest: self.solve_from_rest,
+                    max_step: $crate::common::max_step(self.max_angular_speed, delta),
+                }
+            }
+            fn speed_limited(&self) -> bool {
+                self.max_angular_speed > 0.0
+            }
+        });
+    };
+    (@api $class:ident { $($motion:tt)* }) => {
         #[godot_api(secondary)]
         impl $class {
             /// Limits bone [param bone_index]'s local [member Node2D.rotation] (wrapped to (-PI, PI]) to
@@ -384,6 +521,7 @@ macro_rules! ik_node_api {
             fn solve_once(&mut self) -> Result<$crate::common::Solved, $crate::problem::Problem> {
                 self.solve_impl()
             }
+            $($motion)*
         }
     };
 }

@@ -143,6 +143,36 @@ impl ChainLimits<'_> {
     }
 }
 
+/// Moves the angle `from` toward `to` by at most `max_step` (radians), staying inside `limit`.
+///
+/// Without a limit (or with one of width `>= TAU`) it turns the shorter way round and returns `to` itself once it
+/// is within `max_step`. With a limit it moves along the allowed arc, never across the excluded side, even when
+/// that is the longer way round; `from` outside the limit is first clamped into it (the limit wins over the step).
+/// `to` should already be inside the limit. An infinite `max_step` returns `to` (clamped into the limit); a
+/// negative or NaN `max_step` counts as 0. A non-finite `from` or `to` gives `to`. Never panics.
+#[must_use]
+pub fn step_toward(from: f32, to: f32, max_step: f32, limit: Option<AngleLimit>) -> f32 {
+    let limit = limit.filter(|l| l.width() < TAU);
+    if !from.is_finite() || !to.is_finite() || max_step == f32::INFINITY {
+        return limit.map_or(to, |l| l.clamp(to));
+    }
+    let max_step = if max_step > 0.0 { max_step } else { 0.0 };
+    match limit {
+        None => {
+            let d = wrap_angle(to - from);
+            if d.abs() <= max_step { to } else { wrap_angle(from) + d.signum() * max_step }
+        }
+        Some(l) => {
+            // Both ends as offsets from the arc's middle, within half its width: moving between them never
+            // leaves the arc.
+            let half = 0.5 * l.width();
+            let along = |angle: f32| wrap_angle(angle - l.mid()).clamp(-half, half);
+            let (a, b) = (along(from), along(to));
+            l.mid() + a + (b - a).clamp(-max_step, max_step)
+        }
+    }
+}
+
 /// Wraps an angle into `(-PI, PI]` (radians). Non-finite input gives NaN.
 #[must_use]
 pub fn wrap_angle(angle: f32) -> f32 {
@@ -157,4 +187,38 @@ pub fn wrap_angle(angle: f32) -> f32 {
 #[must_use]
 pub fn signed_angle(from: Vec2, to: Vec2) -> f32 {
     from.perp_dot(to).atan2(from.dot(to))
+}
+
+#[cfg(test)]
+mod step_tests {
+    use super::*;
+
+    #[test]
+    fn step_toward_turns_the_short_way_by_at_most_the_step() {
+        assert_eq!(step_toward(0.0, 0.05, 0.1, None), 0.05);
+        assert!((step_toward(0.0, 1.0, 0.1, None) - 0.1).abs() < 1e-6);
+        // Across ±PI: the short way.
+        let s = step_toward(3.0, -3.0, 0.1, None);
+        assert!(wrap_angle(s - 3.1).abs() < 1e-5, "{s}");
+        assert_eq!(step_toward(0.0, 1.0, f32::INFINITY, None), 1.0);
+        assert_eq!(step_toward(0.0, 1.0, f32::NAN, None), 0.0);
+    }
+
+    #[test]
+    fn step_toward_stays_inside_the_limit() {
+        // The allowed arc is [-2.5, 2.5]; from 2.4 to -2.4 the short way (across PI) is excluded.
+        let limit = AngleLimit::new(-2.5, 2.5);
+        let mut angle = 2.4;
+        for _ in 0..100 {
+            let next = step_toward(angle, -2.4, 0.2, limit);
+            assert!(wrap_angle(next - angle).abs() <= 0.2 + 1e-5);
+            assert!(limit.unwrap().contains(next, 1e-5), "{next} left the limit");
+            // Moving the long way round: never past 2.5.
+            assert!(next <= angle + 1e-6, "{next} turned the excluded way from {angle}");
+            angle = next;
+        }
+        assert!((angle + 2.4).abs() < 1e-5);
+        // From outside the limit: clamped first.
+        assert!((step_toward(3.0, 0.0, 0.0, limit) - 2.5).abs() < 1e-6);
+    }
 }

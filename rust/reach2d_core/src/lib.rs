@@ -127,7 +127,7 @@ use core::fmt;
 
 pub use glam::Vec2;
 
-pub use angle::{AngleLimit, ChainLimits, MAX_LIMIT_ANGLE, signed_angle, wrap_angle};
+pub use angle::{AngleLimit, ChainLimits, MAX_LIMIT_ANGLE, signed_angle, step_toward, wrap_angle};
 pub use ccd::solve_ccd;
 pub use fabrik::solve_fabrik;
 pub use look_at::{LookAtSolution, solve_look_at};

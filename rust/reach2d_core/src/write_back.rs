@@ -17,7 +17,7 @@
 
 use glam::{Affine2, Mat2, Vec2};
 
-use crate::{AngleLimit, signed_angle, wrap_angle};
+use crate::{AngleLimit, signed_angle, step_toward, wrap_angle};
 
 /// Squared length below which a direction is treated as undefined (the bone keeps its rotation).
 const DEGENERATE_SQ: f32 = 1.0e-12;
@@ -67,6 +67,17 @@ impl BonePose {
     }
 }
 
+/// A speed limit for one write-back: see [`ChainPose::write_back_stepped`].
+#[derive(Debug)]
+pub struct RotationStep<'a> {
+    /// Each bone's rotation after the previous write-back's step (radians), root first.
+    pub previous: &'a [f32],
+    /// Most each rotation may move in this write-back, radians; `f32::INFINITY` for no limit.
+    pub max_step: f32,
+    /// Receives each bone's rotation after this step, before `weight` (radians).
+    pub stepped: &'a mut [f32],
+}
+
 /// A chain's pose as read from the engine: the root's parent global transform and each bone's local pose.
 #[derive(Clone, Copy, Debug)]
 pub struct ChainPose<'a> {
@@ -82,6 +93,17 @@ impl ChainPose<'_> {
     /// The offset of bone `i`'s child joint in bone `i`'s own space.
     fn child_offset(&self, i: usize) -> Vec2 {
         self.bones.get(i + 1).map_or(self.tip_offset, |next| next.position)
+    }
+
+    /// The angle (radians, `(-PI, PI]`) from bone `i`'s global x axis to its segment (toward its child joint) in
+    /// this pose. Turning the bone does not change it when its global transform is a similarity (uniform scale of
+    /// any sign, no skew), so a wanted x-axis direction gives the segment's direction. 0 for a bone past the end or
+    /// a degenerate axis.
+    #[must_use]
+    pub fn segment_angle_from_x_axis(&self, i: usize) -> f32 {
+        let Some(bones) = self.bones.get(..=i) else { return 0.0 };
+        let global = bones.iter().fold(self.parent, |global, bone| global * bone.local());
+        signed_angle(global.matrix2.x_axis, global.matrix2 * self.child_offset(i))
     }
 
     /// Writes the global joint positions of this pose: each bone's origin, then the tip's end.
@@ -162,6 +184,25 @@ impl ChainPose<'_> {
         rotation_limits: &[Option<AngleLimit>],
         out: &mut [f32],
     ) -> Option<Vec2> {
+        self.write_back_stepped(joints, weight, rotation_limits, None, out)
+    }
+
+    /// [`ChainPose::write_back`] with a speed limit: each bone's solved rotation moves from `step.previous` by at
+    /// most `step.max_step` (see [`step_toward`]: along the allowed arc of its limit, never across the excluded
+    /// side) before `weight` blends it with the input rotation.
+    ///
+    /// Bone by bone from the root, so a bone held back by the limit leaves its children aiming at the solved
+    /// joints from where it really is. `step.stepped` receives the stepped rotations (before `weight`): the next
+    /// write-back's `previous`. A bone without a `previous` entry is not limited. On `None`, `step.stepped` is
+    /// unspecified too.
+    pub fn write_back_stepped(
+        &self,
+        joints: &[Vec2],
+        weight: f32,
+        rotation_limits: &[Option<AngleLimit>],
+        mut step: Option<RotationStep<'_>>,
+        out: &mut [f32],
+    ) -> Option<Vec2> {
         if joints.len() <= self.bones.len() || out.len() < self.bones.len() || !weight.is_finite() {
             return None;
         }
@@ -181,6 +222,17 @@ impl ChainPose<'_> {
                 _ => bone.rotation,
             };
             let solved = if solved.is_finite() { clamp(solved) } else { bone.rotation };
+            let solved = match step.as_mut() {
+                Some(step) => {
+                    let stepped =
+                        step.previous.get(i).map_or(solved, |&p| step_toward(p, solved, step.max_step, limit));
+                    if let Some(slot) = step.stepped.get_mut(i) {
+                        *slot = stepped;
+                    }
+                    stepped
+                }
+                None => solved,
+            };
             // A huge input rotation (e.g. 1e30) has no sub-turn precision left: blend from its wrapped angle.
             let from = if bone.rotation.abs() <= HUGE_ROTATION { bone.rotation } else { wrap_angle(bone.rotation) };
             let written = clamp(lerp_angle(from, solved, weight));
