@@ -4,6 +4,7 @@ extends EditorPlugin
 ## the IK preview solves in the editor, saving stores the user's own rotations (never the IK pose), and the
 ## preview's pose comes back right after saving. Same output protocol as tests/runner.gd.
 
+const OpenScene := preload("open_scene.gd")
 const FIXTURE := "res://editor/save_roundtrip.tscn"
 const COPY := "res://editor/roundtrip_copy.tscn"
 const AUTHORED := [0.3, -0.6, 0.4]
@@ -57,15 +58,7 @@ func _run() -> void:
 	for i in 10:
 		await get_tree().process_frame
 	DirAccess.copy_absolute(ProjectSettings.globalize_path(FIXTURE), ProjectSettings.globalize_path(COPY))
-	EditorInterface.get_resource_filesystem().update_file(COPY)
-	EditorInterface.open_scene_from_path(COPY)
-	# Opening takes a variable number of frames on a busy machine: wait for it (bounded), then let the preview run.
-	var root: Node = null
-	for i in 600:
-		await get_tree().process_frame
-		root = EditorInterface.get_edited_scene_root()
-		if root != null and root.scene_file_path == COPY:
-			break
+	var root: Node = await OpenScene.open(get_tree(), COPY)
 	for i in 10:
 		await get_tree().process_frame
 	root = EditorInterface.get_edited_scene_root()

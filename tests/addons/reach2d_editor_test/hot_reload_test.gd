@@ -7,6 +7,7 @@ extends Node
 ##
 ## Run by `cargo xtask test` as "editor (hot reload)": the editor starts with REACH2D_EDITOR_TEST=hot_reload.
 const ErrorLog := preload("res://lib/error_log.gd")
+const OpenScene := preload("open_scene.gd")
 
 const SCENE := "res://reload/rig.tscn"
 const EXTENSION := "res://addons/reach2d/reach2d.gdextension"
@@ -63,9 +64,9 @@ func replace_library() -> String:
 func run() -> void:
 	OS.add_logger(logger)
 	await frames(10)
-	EditorInterface.open_scene_from_path(SCENE)
+	var root: Node = await OpenScene.open(get_tree(), SCENE)
 	await frames(30)
-	var root := EditorInterface.get_edited_scene_root()
+	root = EditorInterface.get_edited_scene_root()
 	if not expect(root != null and root.scene_file_path == SCENE, "the rig scene opened"):
 		return finish()
 	root.get_node("LookAt2D").set_angle_limits(0, -1.0, 1.0)
