@@ -2,7 +2,9 @@ extends "res://common/demo.gd"
 ## A character built from Bone2D shapes walks on uneven ground. Each leg is a TwoBoneIk2D whose foot target is
 ## planted on the ground and swung forward one step at a time; the knees point at a pole that is a child of the
 ## character, so it turns with it. Turning around sets `scale.x = -1` on the character's root, and the IK gives the
-## exact mirror image. The head is a LookAt2D toward the pointer.
+## exact mirror image. The head is a LookAt2D toward the pointer, and the front arm a TwoBoneIk2D reaching for it
+## with `stretch` (a rubber-hose arm: the forearm's position is written along the upper arm), bending its elbow the
+## way the arm was drawn (no pole, no flip_bend).
 
 const Rig := preload("res://common/rig.gd")
 const THIGH := 52.0
@@ -14,10 +16,20 @@ const LIFT := 16.0
 const HIP_HEIGHT := 86.0
 const X_MIN := 170.0
 const X_MAX := 790.0
+const UPPER_ARM := 28.0
+const FOREARM := 26.0
+## How far the front hand reaches toward the pointer (px from the shoulder): beyond the arm's 54 px, so it stretches.
+const ARM_REACH := 66.0
+## The most the upper arm may lengthen (a fraction of its length).
+const ARM_STRETCH := 0.5
 
 var walker: Node2D
 var hip: Bone2D
 var arms: Array[Bone2D] = []
+var forearms: Array[Bone2D] = []
+var arm_ik: Node2D
+var reach_target: Node2D
+var reaching := true
 var legs: Array[Node2D] = []
 var foot_targets: Array[Node2D] = []
 var head_ik: Node2D
@@ -33,14 +45,15 @@ var turns := 0
 ## Frames (once the legs have solved) with a knee bent backward in the character's own frame, of all frames seen.
 var knees_backward := 0
 var knee_frames := 0
+var most_stretch := 0.0
 
 
 func demo_title() -> String:
-	return "Walker: TwoBoneIk2D legs, LookAt2D head"
+	return "Walker: TwoBoneIk2D legs and arm, LookAt2D head"
 
 
 func demo_help() -> String:
-	return "The feet are IK targets planted on the uneven ground; the knees point at a pole (the green diamond) in front of the hips. The walker turns around with scale.x = -1 on its root, the pole with it: the knees still bend forward, the mirrored pose is exact. The head looks at the mouse or your finger. Arrow keys turn it."
+	return "The feet are IK targets planted on the uneven ground; the knees point at a pole (the green diamond) in front of the hips. The walker turns around with scale.x = -1 on its root, the pole with it: the knees still bend forward, the mirrored pose is exact. The head looks at the mouse or your finger, and the front arm reaches for it, stretching (stretch = 0.5) when it is out of reach. Arrow keys turn it."
 
 
 func ground_y(x: float) -> float:
@@ -73,9 +86,13 @@ func _demo_ready() -> void:
 	for side in ["Back", "Front"]:
 		var z := -2 if side == "Back" else 2
 		var shade := 0.35 if side == "Back" else 0.0
-		var arm := Rig.bone(torso, "Arm" + side, Vector2(0, -54), 52.0, PI / 2)
+		var arm := Rig.bone(torso, "Arm" + side, Vector2(0, -54), UPPER_ARM, PI / 2)
 		Rig.limb(arm, 11.0, skin.darkened(shade), z)
 		arms.append(arm)
+		# Drawn with the elbow bent a little (hand forward): the IK keeps that side.
+		var forearm := Rig.bone(arm, "Forearm" + side, Vector2(0, UPPER_ARM), FOREARM, PI / 2, -0.35)
+		Rig.limb(forearm, 10.0, skin.darkened(shade), z)
+		forearms.append(forearm)
 		var thigh := Rig.bone(hip, "Thigh" + side, Vector2.ZERO, THIGH, PI / 2)
 		Rig.limb(thigh, 17.0, trousers.darkened(shade), z)
 		var shin := Rig.bone(thigh, "Shin" + side, Vector2(0, THIGH), SHIN, PI / 2)
@@ -107,7 +124,18 @@ func _demo_ready() -> void:
 	head_ik.target = look_target
 	add_child(head_ik)
 	head_ik.set_angle_limits(0, -0.8, 0.7)
+	reach_target = Rig.target(self, "ReachTarget", walker.global_position)
+	arm_ik = ClassDB.instantiate("TwoBoneIk2D")
+	arm_ik.name = "ArmReach"
+	arm_ik.root_bone = arms[1]
+	arm_ik.tip_bone = forearms[1]
+	arm_ik.target = reach_target
+	arm_ik.stretch = ARM_STRETCH
+	add_child(arm_ik)
 	add_toggle("Walk", true, func(on: bool) -> void: walking = on)
+	add_toggle("Reach (stretch)", true, func(on: bool) -> void:
+		reaching = on
+		arm_ik.enabled = on)  # disabled, it puts the forearm back where it was drawn
 	var turn := Button.new()
 	turn.text = "Turn around"
 	turn.pressed.connect(_turn)
@@ -156,11 +184,20 @@ func _demo_process(delta: float) -> void:
 	walker.position.y = hip_y
 	var phase := travelled / (STRIDE + SPEED * SWING_TIME) * PI
 	arms[0].rotation = 0.45 * sin(phase)
-	arms[1].rotation = -0.45 * sin(phase)
+	if not reaching:
+		arms[1].rotation = -0.45 * sin(phase)
+		forearms[1].rotation = -0.35
 	for i in feet.size():
 		foot_targets[i].global_position = feet[i]["pos"]
 	look_target.global_position = aim()
-	set_status("legs error %.3f / %.3f px   head %.3f rad   facing %s" % [legs[0].last_error, legs[1].last_error, head_ik.last_error, "right" if facing > 0.0 else "left (scale.x = -1)"])
+	var shoulder := arms[1].global_position
+	reach_target.global_position = shoulder + (look_target.global_position - shoulder).limit_length(ARM_REACH)
+	# The upper arm's stroke follows the stretch (a skinned polygon would deform by itself).
+	var upper_shape: Line2D = arms[1].get_node("Shape")
+	upper_shape.set_point_position(1, forearms[1].position)
+	var stretched := forearms[1].position.length() / UPPER_ARM - 1.0
+	most_stretch = maxf(most_stretch, stretched)
+	set_status("legs error %.3f / %.3f px   head %.3f rad   arm %.3f px, stretched %d%%   facing %s" % [legs[0].last_error, legs[1].last_error, head_ik.last_error, arm_ik.last_error, roundi(stretched * 100.0), "right" if facing > 0.0 else "left (scale.x = -1)"])
 
 
 ## Counts the frames whose pose (the IK's, from the frame before) bends a knee backward in the character's frame (a
@@ -224,8 +261,10 @@ func mirror_check() -> float:
 	var axis := walker.global_position.x
 	var all_targets: Array[Node2D] = foot_targets.duplicate()
 	all_targets.append(look_target)
+	all_targets.append(reach_target)
 	var all_ik: Array[Node2D] = legs.duplicate()
 	all_ik.append(head_ik)
+	all_ik.append(arm_ik)
 	var saved: Array[Vector2] = []
 	for t in all_targets:
 		saved.append(t.global_position)
@@ -260,6 +299,8 @@ func _pose_points() -> PackedVector2Array:
 	var head: Bone2D = head_ik.bone
 	points.append(head.global_position)
 	points.append(Rig.bone_end(head))
+	points.append(forearms[1].global_position)
+	points.append(Rig.bone_end(forearms[1]))
 	return points
 
 
@@ -287,8 +328,9 @@ func _draw_overlay(canvas: Node2D) -> void:
 func get_ik_nodes() -> Array:
 	var nodes: Array = legs.duplicate()
 	nodes.append(head_ik)
+	nodes.append(arm_ik)
 	return nodes
 
 
 func summary() -> String:
-	return "walked %.0f px, turned %d times, knees bent backward in %d of %d frames" % [travelled, turns, knees_backward, knee_frames]
+	return "walked %.0f px, turned %d times, knees bent backward in %d of %d frames, arm stretched up to %d%%" % [travelled, turns, knees_backward, knee_frames, roundi(most_stretch * 100.0)]
