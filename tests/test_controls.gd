@@ -5,42 +5,15 @@ extends "res://lib/test_case.gd"
 
 const CHAINS := ["FabrikChain2D", "CcdChain2D"]
 const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
-## The mirror setups of test_mirror.gd (negative scale on the skeleton, an ancestor or a bone).
-const SETUPS := ["none", "skeleton_x", "skeleton_y", "skeleton_xy", "skeleton_x_scaled_rotated", "ancestor_x_rotated", "bone_x", "bone_y", "bone_xy_and_skeleton_x", "every_bone_mirrored"]
+const MirrorRig := preload("res://lib/mirror_rig.gd")
+const SETUPS := MirrorRig.SETUPS
 
 
 ## A character holding a skeleton with a 4-bone zig-zag chain (bone_angle 0.3 on the tip), mirrored by `setup`.
 func make_case(setup: String) -> Dictionary:
-	var character := Node2D.new()
-	character.name = "Character"
-	character.position = Vector2(500, 300)
-	add_child(character)
-	var skeleton := Skeleton2D.new()
-	skeleton.name = "Skeleton"
-	character.add_child(skeleton)
-	var bones := Rig.chain(skeleton, [50.0, 40.0, 35.0, 30.0], [0.4, -0.9, 0.8, -0.5])
-	bones[3].set_bone_angle(0.3)
-	match setup:
-		"skeleton_x": skeleton.scale = Vector2(-1, 1)
-		"skeleton_y": skeleton.scale = Vector2(1, -1)
-		"skeleton_xy": skeleton.scale = Vector2(-1, -1)
-		"skeleton_x_scaled_rotated":
-			skeleton.scale = Vector2(-1.5, 1.5)
-			skeleton.rotation = 0.9
-		"ancestor_x_rotated":
-			character.scale = Vector2(-1, 1)
-			character.rotation = -0.6
-		"bone_x":
-			bones[1].scale = Vector2(-1, 1)
-		"bone_y":
-			bones[2].scale = Vector2(1, -1)
-		"bone_xy_and_skeleton_x":
-			bones[1].scale = Vector2(-1, -1)
-			skeleton.scale = Vector2(-1, 1)
-		"every_bone_mirrored":
-			for b in bones:
-				b.scale = Vector2(-1, 1) if b.get_index() % 2 == 0 else Vector2(1, -1)
-	return {"character": character, "skeleton": skeleton, "bones": bones}
+	var case := MirrorRig.make(self, setup)
+	(case["bones"][3] as Bone2D).set_bone_angle(0.3)
+	return case
 
 
 ## Poses `bones` with `rotations`, returns the tip's end and the global rotation of bone `tip`'s x axis, and puts the
