@@ -12,6 +12,7 @@ extends SceneTree
 ## `cargo xtask bench` (all of it) or `cargo xtask bench --quick` (a few chains: proves it runs).
 
 const Rig := preload("res://lib/rig.gd")
+const BuiltinIk := preload("res://bench/builtin_ik.gd")
 const LENGTH := 24.0
 ## Bone angle of every third bone (the child sits at the end of the bone, along it).
 const BONE_ANGLE := 0.25
@@ -89,43 +90,6 @@ func place_target(rig: Dictionary, n: int, t: int) -> void:
 	var angle := 1.3 * k + t * STEP_PX / radius
 	var local := center + Vector2.from_angle(angle) * radius
 	rig["target"].global_position = rig["skeleton"].global_position + local * rig["skeleton"].scale
-
-
-func add_builtin(kind: String, rig: Dictionary) -> void:
-	var skeleton: Skeleton2D = rig["skeleton"]
-	var bones: Array = rig["bones"]
-	var modification: SkeletonModification2D
-	match kind:
-		"fabrik":
-			var m := SkeletonModification2DFABRIK.new()
-			m.fabrik_data_chain_length = bones.size()
-			for i in bones.size():
-				m.set_fabrik_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
-				m.set_fabrik_joint_bone_index(i, bones[i].get_index_in_skeleton())
-			m.target_nodepath = skeleton.get_path_to(rig["target"])
-			modification = m
-		"ccd":
-			var m := SkeletonModification2DCCDIK.new()
-			m.ccdik_data_chain_length = bones.size()
-			for i in bones.size():
-				m.set_ccdik_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
-				m.set_ccdik_joint_bone_index(i, bones[i].get_index_in_skeleton())
-			m.target_nodepath = skeleton.get_path_to(rig["target"])
-			m.tip_nodepath = skeleton.get_path_to(rig["tip"])
-			modification = m
-		"two_bone":
-			var m := SkeletonModification2DTwoBoneIK.new()
-			m.set_joint_one_bone2d_node(skeleton.get_path_to(bones[0]))
-			m.set_joint_one_bone_idx(bones[0].get_index_in_skeleton())
-			m.set_joint_two_bone2d_node(skeleton.get_path_to(bones[1]))
-			m.set_joint_two_bone_idx(bones[1].get_index_in_skeleton())
-			m.target_nodepath = skeleton.get_path_to(rig["target"])
-			modification = m
-	var stack := SkeletonModificationStack2D.new()
-	stack.add_modification(modification)
-	skeleton.set_modification_stack(stack)
-	stack.enabled = true
-	rig["stack"] = stack
 
 
 func add_reach2d(kind: String, rig: Dictionary, mode: int) -> Node2D:
@@ -304,7 +268,7 @@ func make_set(kind: String, method: String, n: int, k: int) -> Dictionary:
 			"reach2d":
 				group["iks"].append(add_reach2d(kind, rig, 2))
 			"builtin":
-				add_builtin(kind, rig)
+				BuiltinIk.add(kind, rig)
 			"floor":
 				group["floors"].append(add_floor(rig))
 	return group
@@ -486,7 +450,7 @@ func frame_table() -> void:
 			add_reach2d(kind, a, 0)
 			ours.append(a)
 			var b := make_rig(n, c)
-			add_builtin(kind, b)
+			BuiltinIk.add(kind, b)
 			theirs.append(b)
 		var samples := {"reach2d": [], "builtin": [], "none": [], "dispatch": []}
 		var allocations := 0

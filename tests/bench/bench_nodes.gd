@@ -8,6 +8,7 @@ const REPEATS := 41
 const LENGTH := 24.0
 ## The Bone2D chain builder shared with the tests and the demo (a link to godot_project/common/rig.gd).
 const Rig := preload("res://lib/rig.gd")
+const BuiltinIk := preload("res://bench/builtin_ik.gd")
 
 
 func _initialize() -> void:
@@ -36,42 +37,6 @@ func make_rig(n: int, at: Vector2, mirrored: bool) -> Dictionary:
 	var target := Node2D.new()
 	root.add_child(target)
 	return {"skeleton": skeleton, "bones": bones, "target": target, "tip": tip}
-
-
-func add_builtin(kind: String, rig: Dictionary) -> void:
-	var skeleton: Skeleton2D = rig["skeleton"]
-	var bones: Array = rig["bones"]
-	var modification: SkeletonModification2D
-	match kind:
-		"fabrik":
-			var m := SkeletonModification2DFABRIK.new()
-			m.fabrik_data_chain_length = bones.size()
-			for i in bones.size():
-				m.set_fabrik_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
-				m.set_fabrik_joint_bone_index(i, bones[i].get_index_in_skeleton())
-			m.target_nodepath = skeleton.get_path_to(rig["target"])
-			modification = m
-		"ccd":
-			var m := SkeletonModification2DCCDIK.new()
-			m.ccdik_data_chain_length = bones.size()
-			for i in bones.size():
-				m.set_ccdik_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
-				m.set_ccdik_joint_bone_index(i, bones[i].get_index_in_skeleton())
-			m.target_nodepath = skeleton.get_path_to(rig["target"])
-			m.tip_nodepath = skeleton.get_path_to(rig["tip"])
-			modification = m
-		"two_bone":
-			var m := SkeletonModification2DTwoBoneIK.new()
-			m.set_joint_one_bone2d_node(skeleton.get_path_to(bones[0]))
-			m.set_joint_one_bone_idx(bones[0].get_index_in_skeleton())
-			m.set_joint_two_bone2d_node(skeleton.get_path_to(bones[1]))
-			m.set_joint_two_bone_idx(bones[1].get_index_in_skeleton())
-			m.target_nodepath = skeleton.get_path_to(rig["target"])
-			modification = m
-	var stack := SkeletonModificationStack2D.new()
-	stack.add_modification(modification)
-	skeleton.set_modification_stack(stack)
-	stack.enabled = true
 
 
 func add_reach2d(kind: String, rig: Dictionary, iterations: int) -> Node2D:
@@ -120,7 +85,7 @@ func measure(kind: String, n: int, use_builtin: bool, mirrored: bool) -> Diction
 		var rig := make_rig(n, Vector2(200 + (c % 8) * 220, 200 + (c / 8) * 220), mirrored)
 		rigs.append(rig)
 		if use_builtin:
-			add_builtin(kind, rig)
+			BuiltinIk.add(kind, rig)
 		else:
 			iks.append(add_reach2d(kind, rig, 10))
 	var samples := []
