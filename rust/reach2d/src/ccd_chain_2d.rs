@@ -4,7 +4,7 @@ use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::CcdSettings;
 
-use crate::common::{self, Solved};
+use crate::common::{self, Setup, Solved};
 use crate::node_class;
 use crate::problem::Problem;
 
@@ -58,8 +58,7 @@ impl CcdChain2D {
             tolerance: self.tolerance.max(0.0),
             max_angle_step: if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY },
         };
-        let goal = self.check_setup_impl()?;
-        let pole = common::pole_position(self.pole.as_ref())?;
+        let Setup { goal, pole } = self.check_setup_impl()?;
         let tip = self.tip_direction();
         common::solve_chain(&mut self.state, goal, pole, tip, self.weight, &self.limits, &settings)
     }

@@ -86,6 +86,13 @@ pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, Problem> {
     if position.is_finite() { Ok(position) } else { Err(Problem::TargetNotFinite) }
 }
 
+/// What a good setup check found, for the solve that follows: the target's global position and the pole's, if set.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    pub goal: Vec2,
+    pub pole: Option<Vec2>,
+}
+
 /// The pole's global position: `None` when no pole is set, or why the set pole cannot be used (freed, outside the
 /// tree, not finite). A broken pole is a problem like a broken target: the node keeps its pose until it is fixed or
 /// cleared, rather than silently bending another way.

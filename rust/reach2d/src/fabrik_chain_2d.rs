@@ -4,7 +4,7 @@ use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::FabrikSettings;
 
-use crate::common::{self, Solved};
+use crate::common::{self, Setup, Solved};
 use crate::node_class;
 use crate::problem::Problem;
 
@@ -47,8 +47,7 @@ impl FabrikChain2D {
     fn solve_impl(&mut self) -> Result<Solved, Problem> {
         let settings =
             FabrikSettings { max_iterations: self.max_iterations.max(1) as u32, tolerance: self.tolerance.max(0.0) };
-        let goal = self.check_setup_impl()?;
-        let pole = common::pole_position(self.pole.as_ref())?;
+        let Setup { goal, pole } = self.check_setup_impl()?;
         let tip = self.tip_direction();
         common::solve_chain(&mut self.state, goal, pole, tip, self.weight, &self.limits, &settings)
     }

@@ -42,7 +42,7 @@ node_class::ik_node! {
 
 impl LookAt2D {
     fn solve_impl(&mut self) -> Result<Solved, Problem> {
-        let goal = self.check_setup_impl()?;
+        let goal = self.check_setup_impl()?.goal;
         let (chain, tip_end) = (&mut self.state.chain, TipEnd::Direction(self.angle_offset));
         let (effector, origin) = chain.solve_closed_form(tip_end, self.weight, self.limits.active(), |_, joints| {
             let origin = joints[0];

@@ -19,8 +19,8 @@
 /// `solver { .. }` fields come after the shared settings, and an optional `solver_api { .. }` holds their setters
 /// (`#[func]`s in the class's main API block, where `#[var(set = ..)]` looks); `target`, `last_error` and
 /// `last_iterations` take the
-/// class's own help text. Also generates `check_setup_impl`, which returns the target's global position once the
-/// bones (and the pole, if set) are checked, and implements the shared API ([`ik_node_class`]).
+/// class's own help text. Also generates `check_setup_impl`, which returns the target's and the pole's global
+/// positions once the bones are checked, and implements the shared API ([`ik_node_class`]).
 macro_rules! ik_node {
     (
         $(#$doc:tt)*
@@ -56,10 +56,7 @@ macro_rules! ik_node {
                     #[export]
                     pole: Option<Gd<Node2D>>,
                 }
-                ensure(this) {
-                    $crate::common::pole_position(this.pole.as_ref())?;
-                    this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), false)
-                }
+                ensure(this) { this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), false) }
                 pole(this) { this.pole.as_ref() }
                 solver { $($solver)* }
                 solver_api { $($($solver_api)*)? }
@@ -95,10 +92,7 @@ macro_rules! ik_node {
                     pole: Option<Gd<Node2D>>,
                     $($more)*
                 }
-                ensure(this) {
-                    $crate::common::pole_position(this.pole.as_ref())?;
-                    this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), true)
-                }
+                ensure(this) { this.state.chain.ensure(this.root_bone.as_ref(), this.tip_bone.as_ref(), true) }
                 pole(this) { this.pole.as_ref() }
                 solver { $($solver)* }
                 solver_api { $($($solver_api)*)? }
@@ -331,12 +325,13 @@ macro_rules! ik_node {
         }
 
         impl $class {
-            /// Checks the setup without touching any bone: returns the target's global position once the bones
-            /// are resolved (the target is checked first).
-            fn check_setup_impl(&mut self) -> Result<reach2d_core::Vec2, $crate::problem::Problem> {
+            /// Checks the setup without touching any bone: returns the target's and the pole's global positions once
+            /// the bones are resolved (the target is checked first, then the pole, then the bones).
+            fn check_setup_impl(&mut self) -> Result<$crate::common::Setup, $crate::problem::Problem> {
                 let goal = $crate::common::target_position(self.target.as_ref())?;
+                let pole = $crate::common::pole_position(Self::pole_node(self))?;
                 Self::ensure_bones(self)?;
-                Ok(goal)
+                Ok($crate::common::Setup { goal, pole })
             }
 
             fn ensure_bones($this: &mut Self) -> Result<(), $crate::problem::Problem> $ensure

@@ -7,7 +7,7 @@ use reach2d_core::write_back::{BonePose, ChainPose, lerp_angle};
 use reach2d_core::{Vec2, side_of, soften_reach, solve_two_bone};
 
 use crate::chain::TipEnd;
-use crate::common::{self, Solved};
+use crate::common::{Setup, Solved};
 use crate::pose::TipDirection;
 use crate::problem::Problem;
 use crate::{checked, node_class};
@@ -116,8 +116,7 @@ node_class::ik_node! {
 
 impl TwoBoneIk2D {
     fn solve_impl(&mut self) -> Result<Solved, Problem> {
-        let goal = self.check_setup_impl()?;
-        let pole = common::pole_position(self.pole.as_ref())?;
+        let Setup { goal, pole } = self.check_setup_impl()?;
         let (softness, own_rotations, tip_rotation) = (self.softness, self.own_rotations, self.tip_direction());
         let mut side = BendSide { flip: self.flip_bend, memory: self.bend_memory };
         let limb_stretch = LimbStretch::new(self.stretch, self.compress);
