@@ -13,6 +13,16 @@ func all_rust_allocations() -> int:
 
 
 func test_steady_state_solves_allocate_nothing() -> void:
+	await count_steady_state(false)
+
+
+func test_the_controls_allocate_nothing_per_frame() -> void:
+	await count_steady_state(true)
+
+
+## Four nodes (one per class) solve 60 frames toward moving targets and poles; the nodes' code must not allocate.
+## With `every_control`, the animator controls are on too: solve from rest, a speed limit, tip rotation, stretch.
+func count_steady_state(every_control: bool) -> void:
 	if not ClassDB.class_exists("Reach2DDebug"):
 		expect(false, "the debug build registers Reach2DDebug")
 		return
@@ -24,6 +34,7 @@ func test_steady_state_solves_allocate_nothing() -> void:
 	for klass in ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]:
 		var skeleton := make_chain(lengths, [0.2, -0.3, 0.25, -0.2])
 		var target := make_target(skeleton.global_position + Vector2(80, 60))
+		target.rotation = 0.7
 		var tip := 1 if klass == "TwoBoneIk2D" else lengths.size() - 1
 		var ik := make_ik(klass, skeleton, target, 0, tip, 0)
 		ik.set_angle_limits(0, -1.0, 1.0)
@@ -34,6 +45,15 @@ func test_steady_state_solves_allocate_nothing() -> void:
 			var pole := make_target(skeleton.global_position + Vector2(20, -70))
 			ik.pole = pole
 			targets.append(pole)
+		if every_control:
+			ik.solve_from_rest = true
+			ik.max_angular_speed = 4.0
+			if klass != "LookAt2D":
+				ik.match_target_rotation = true
+				ik.target_rotation_weight = 0.5
+			if klass == "TwoBoneIk2D":
+				ik.stretch = 0.5
+				ik.compress = 0.3
 		nodes.append(ik)
 		targets.append(target)
 	# Warm up: the first solves size the buffers.
@@ -46,9 +66,10 @@ func test_steady_state_solves_allocate_nothing() -> void:
 			t.position += Vector2(cos(frame * 0.3), sin(frame * 0.2)) * 3.0
 		await get_tree().process_frame
 	var used := allocations() - baseline
-	expect(used == 0, "60 frames of four nodes solving made %d heap allocations in the nodes' code" % used)
+	var which := "with every control on" if every_control else "solving"
+	expect(used == 0, "60 frames of four nodes %s made %d heap allocations in the nodes' code" % [which, used])
 	# For the record: what the godot-rust call layer around the callbacks allocated (debug build, strict safeguards).
-	print("godot-rust call layer, debug build: %.1f allocations per node per frame" % ((all_rust_allocations() - everything) / 240.0))
+	print("godot-rust call layer, debug build, %s: %.1f allocations per node per frame" % [which, (all_rust_allocations() - everything) / 240.0])
 	for ik in nodes:
 		expect(ik.last_error >= 0.0, "%s solved every frame" % ik.name)
 
