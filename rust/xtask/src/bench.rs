@@ -8,7 +8,7 @@
 use crate::build::{host_platform, place};
 use crate::cross::built_library;
 use crate::godot::Godot;
-use crate::godot_run::{DONE_SENTINEL, log_problem, run_logged, write_extension_list};
+use crate::godot_run::{run_logged, write_extension_list};
 use crate::{Result, cargo, repo_root};
 use std::time::Duration;
 
@@ -41,18 +41,7 @@ pub fn bench(quick: bool) -> Result {
         {
             println!("{line}");
         }
-        let problem = if outcome.timed_out {
-            Some(format!("timed out after {}s", timeout.as_secs()))
-        } else if let Some(line) = log_problem(&outcome.output) {
-            Some(format!("error in the log: {line}"))
-        } else if !outcome.output.contains(DONE_SENTINEL) {
-            Some("stopped before the end (no success sentinel)".into())
-        } else if !outcome.success {
-            Some("Godot exited with an error".into())
-        } else {
-            None
-        };
-        if let Some(problem) = problem {
+        if let Some(problem) = outcome.problem(timeout) {
             return Err(format!("bench/{script}: {problem} (log: {})", log.display()));
         }
     }

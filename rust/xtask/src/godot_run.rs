@@ -30,6 +30,24 @@ pub struct Run {
     pub timed_out: bool,
 }
 
+impl Run {
+    /// Why the run failed, if it did: killed at `timeout`, an error in the log (see [`log_problem`]), no
+    /// [`DONE_SENTINEL`] (a script error or a crash stopped it), or a non-zero exit.
+    pub fn problem(&self, timeout: Duration) -> Option<String> {
+        if self.timed_out {
+            Some(format!("timed out after {}s", timeout.as_secs()))
+        } else if let Some(line) = log_problem(&self.output) {
+            Some(format!("error in the log: {line}"))
+        } else if !self.output.contains(DONE_SENTINEL) {
+            Some("stopped before the end (no success sentinel): a script error or a crash".into())
+        } else if !self.success {
+            Some("Godot exited with an error".into())
+        } else {
+            None
+        }
+    }
+}
+
 /// Runs `cmd` with its output in `log`, killing it after `timeout`.
 pub fn run_logged(cmd: &mut Command, log: &Path, timeout: Duration) -> Result<Run> {
     if let Some(dir) = log.parent() {

@@ -8,7 +8,7 @@
 
 use crate::build::build;
 use crate::godot::Godot;
-use crate::godot_run::{DONE_SENTINEL, log_problem, run_logged, write_extension_list};
+use crate::godot_run::{run_logged, write_extension_list};
 use crate::platform::Platform;
 use crate::tally::{Tally, run_cargo_test};
 use crate::{Result, cargo, repo_root};
@@ -143,18 +143,7 @@ fn run_test_process(label: &str, cmd: &mut std::process::Command, timeout: Durat
             tally.failures.push(format!("godot: {rest}"));
         }
     }
-    let problem = if run.timed_out {
-        Some(format!("timed out after {}s", timeout.as_secs()))
-    } else if let Some(line) = log_problem(&run.output) {
-        Some(format!("error in the log: {line}"))
-    } else if !run.output.contains(DONE_SENTINEL) {
-        Some("stopped before the end (no success sentinel): a script error or a crash".into())
-    } else if !run.success {
-        Some("Godot exited with an error".into())
-    } else {
-        None
-    };
-    if let Some(problem) = problem {
+    if let Some(problem) = run.problem(timeout) {
         failed += 1;
         let tail: Vec<&str> = run.output.lines().rev().take(25).collect();
         println!("  FAILED {label}: {problem}; last lines of {}:", log.display());
