@@ -168,6 +168,34 @@ func test_chains_reach_like_the_builtin() -> void:
 		case["root"].free()
 
 
+## The built-in FABRIK's use_target_rotation acts only on its last joint: there it becomes match_target_rotation
+## (the tip bone takes the target's rotation); on an earlier joint it is reported and dropped.
+func test_fabrik_target_rotation_is_carried_over() -> void:
+	var case := make_scene(SkeletonModification2DFABRIK.new(), func(m, s):
+		m.set_target_node(s.get_path_to(s.get_parent().get_node("Target")))
+		m.set_fabrik_data_chain_length(3)
+		for j in 3:
+			m.set_fabrik_joint_bone2d_node(j, NodePath("/".join(["bone_0", "bone_1", "bone_2"].slice(0, j + 1))))
+		m.set_fabrik_joint_use_target_rotation(0, true)
+		m.set_fabrik_joint_use_target_rotation(2, true), Vector2(470, 370))
+	case["target"].rotation = 0.6
+	var out := convert_and_solve(case, rotations_of(case["bones"]))
+	if out[0] == null:
+		return
+	var node: Node2D = out[0]
+	var notes := "\n".join(out[2])
+	var tip: Bone2D = case["bones"][-1]
+	expect(node.match_target_rotation, "the last joint's use_target_rotation becomes match_target_rotation")
+	expect("joint 0's use_target_rotation" in notes, "an earlier joint's use_target_rotation is reported (%s)" % notes)
+	expect(not "joint 2's use_target_rotation" in notes, "the last joint's is not reported as dropped (%s)" % notes)
+	var direction_error := absf(tip.global_transform.x.angle_to(case["target"].global_transform.x))
+	var miss := bone_end(tip).distance_to(case["target"].global_position)
+	expect(direction_error < 1e-3, "the tip bone takes the target's rotation (%s rad off)" % direction_error)
+	expect(miss <= node.tolerance + 1e-3, "the tip still reaches the target (%s px)" % miss)
+	print("fabrik use_target_rotation: tip direction %s rad off, end %s px off" % [direction_error, miss])
+	case["root"].free()
+
+
 func test_limit_mapping_follows_the_builtin_clamp() -> void:
 	# Godot maps angle and bounds to [0, TAU) and orders the bounds: a negative bound selects the other arc.
 	expect(Convert.limit_from_constraint(0.2, 1.2, false) == [0.2, 1.2], "a positive arc maps as it is")

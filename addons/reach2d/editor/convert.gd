@@ -129,9 +129,11 @@ static func _from_fabrik(skeleton: Skeleton2D, modification: SkeletonModificatio
 	for j in modification.get_fabrik_data_chain_length():
 		bones.append(_joint_bone(skeleton, modification.get_fabrik_joint_bone2d_node(j), modification.get_fabrik_joint_bone_index(j)))
 		if modification.get_fabrik_joint_magnet_position(j) != Vector2.ZERO:
-			notes.append("%s: joint %d's magnet_position has no Reach2D equivalent (dropped)" % [label, j])
-		if modification.get_fabrik_joint_use_target_rotation(j):
-			notes.append("%s: joint %d's use_target_rotation has no Reach2D equivalent (dropped)" % [label, j])
+			notes.append("%s: joint %d's magnet_position has no Reach2D equivalent (dropped; a pole node bends the chain instead)" % [label, j])
+		# Only the last joint's use_target_rotation does anything in the built-in: it becomes match_target_rotation.
+		var last := j == modification.get_fabrik_data_chain_length() - 1
+		if modification.get_fabrik_joint_use_target_rotation(j) and not last:
+			notes.append("%s: joint %d's use_target_rotation does nothing on a joint before the tip (dropped)" % [label, j])
 	if not _is_chain(bones):
 		notes.append("%s: its joints are not one parent-to-child Bone2D chain; not converted" % label)
 		return null
@@ -139,6 +141,7 @@ static func _from_fabrik(skeleton: Skeleton2D, modification: SkeletonModificatio
 	node.target = _target(skeleton, modification, label, notes)
 	node.root_bone = bones[0]
 	node.tip_bone = bones[-1]
+	node.match_target_rotation = modification.get_fabrik_joint_use_target_rotation(bones.size() - 1)
 	return node
 
 
