@@ -1,6 +1,6 @@
 //! The platforms the addon ships a library for, and the file names `addons/reach2d/reach2d.gdextension` gives them.
 
-use crate::Result;
+use crate::process::Result;
 
 /// A platform of the addon: one library file per build profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

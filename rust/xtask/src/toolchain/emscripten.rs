@@ -16,8 +16,8 @@
 //! - Node.js (`node` on PATH) for emscripten's JavaScript parts and for running what it builds, with Debian's
 //!   `node-acorn` found through a `node_modules` link beside emscripten (its JavaScript imports it as a package).
 
-use crate::debian::{PrivateApt, ensure_host_programs, which};
-use crate::{Result, repo_root};
+use crate::process::{Result, repo_root};
+use crate::toolchain::debian::{PrivateApt, ensure_host_programs, which};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -1,3 +1,9 @@
-//! The tools a build for another platform needs, fetched on first use without touching the host.
+//! The tools the commands need from outside the repository, fetched on first use without touching the host
+//! beyond the few host packages they name: Debian's archive through a confined apt (`debian`), the cross builds'
+//! standard-library source, linkers and zig (`cross`), emscripten for the web (`emscripten`), and Godot itself
+//! (`godot`).
 
+pub mod cross;
+pub mod debian;
 pub mod emscripten;
+pub mod godot;

@@ -1,9 +1,21 @@
 //! `cargo xtask build`: builds the extension for a platform and places it where `reach2d.gdextension` looks.
 
-use crate::cross::{built_library, cargo_for, cross_args};
 use crate::platform::Platform;
-use crate::{Result, repo_root};
+use crate::process::{Result, repo_root};
+use crate::toolchain::cross::{built_library, cargo_for, cross_args};
 use std::path::{Path, PathBuf};
+
+/// `build [--release] [--target PLATFORM]`.
+pub fn build_command(args: &[String], release: bool) -> Result {
+    let platforms = match args.iter().position(|a| a == "--target") {
+        Some(i) => Platform::parse(args.get(i + 1).ok_or("--target needs a platform")?)?,
+        None => vec![host_platform()?],
+    };
+    for platform in platforms {
+        build_for(platform, release)?;
+    }
+    Ok(())
+}
 
 /// The platform this machine builds for by default; fails on a machine the addon has no library for.
 pub fn host_platform() -> Result<Platform> {
@@ -38,7 +50,7 @@ pub fn compile(platform: Platform, release: bool) -> Result<PathBuf> {
         _ => &mut cmd,
     };
     if platform.is_web() {
-        cmd.env("RUSTFLAGS", crate::cross::web_library_rustflags(platform));
+        cmd.env("RUSTFLAGS", crate::toolchain::cross::web_library_rustflags(platform));
     }
     if release {
         cmd.arg("--release");
@@ -46,7 +58,7 @@ pub fn compile(platform: Platform, release: bool) -> Result<PathBuf> {
     if Platform::host() != Some(platform) {
         println!("xtask: building {} ({})", platform.name(), if release { "release" } else { "debug" });
     }
-    crate::run(&mut cmd)?;
+    crate::process::run(&mut cmd)?;
     Ok(built_library(platform, release))
 }
 

@@ -7,12 +7,12 @@
 //! `cargo-zigbuild` from PyPI in a private virtualenv under `target/zig-venv` (macOS, one universal dylib).
 //! The web: emscripten (`toolchain/emscripten.rs`).
 //! Running the results: Wine (Windows), `qemu-aarch64` (arm64) and Node.js (web), with their own setup in
-//! `cross_tests.rs`.
+//! `commands/platforms.rs`.
 
-use crate::debian::{self, PrivateApt};
 use crate::platform::Platform;
+use crate::process::{Result, repo_root};
+use crate::toolchain::debian::{self, PrivateApt};
 use crate::toolchain::emscripten::Emscripten;
-use crate::{Result, repo_root};
 use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
@@ -31,7 +31,7 @@ pub const ARM64_SYSROOT: &str = "/usr/aarch64-linux-gnu";
 /// `build`/`test` arguments after [`cross_args`]. The host platform gets plain cargo.
 pub fn cargo_for(platform: Platform) -> Result<Command> {
     if Some(platform) == Platform::host() {
-        return Ok(crate::cargo());
+        return Ok(crate::process::cargo());
     }
     if Platform::host() != Some(Platform::LinuxX86_64) {
         return Err(format!(
@@ -63,7 +63,7 @@ pub fn cargo_for(platform: Platform) -> Result<Command> {
                     ("x86_64-w64-mingw32-dlltool", "binutils-mingw-w64-x86-64"),
                 ],
             )?;
-            let mut cmd = crate::cargo();
+            let mut cmd = crate::process::cargo();
             cmd.env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER", "x86_64-w64-mingw32-gcc");
             cmd
         }
@@ -76,12 +76,12 @@ pub fn cargo_for(platform: Platform) -> Result<Command> {
                     ("/usr/aarch64-linux-gnu/include/stdio.h", "libc6-dev-arm64-cross"),
                 ],
             )?;
-            let mut cmd = crate::cargo();
+            let mut cmd = crate::process::cargo();
             cmd.env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", "aarch64-linux-gnu-gcc");
             cmd
         }
         Platform::Web | Platform::WebThreads => {
-            let mut cmd = crate::cargo();
+            let mut cmd = crate::process::cargo();
             Emscripten::locate_or_fetch()?.configure(&mut cmd)?;
             cmd
         }
@@ -207,10 +207,10 @@ fn zig_venv() -> Result<PathBuf> {
         "the macOS build needs Python 3 (for zig and cargo-zigbuild from PyPI); install python3 with its venv module",
     )?;
     let _ = fs::remove_dir_all(&venv);
-    crate::run(Command::new(python).args(["-m", "venv"]).arg(&venv)).map_err(|e| {
+    crate::process::run(Command::new(python).args(["-m", "venv"]).arg(&venv)).map_err(|e| {
         format!("{e}\nthe macOS build needs Python's venv module (Debian: `apt-get install python3-venv`)")
     })?;
-    crate::run(
+    crate::process::run(
         Command::new(venv.join("bin/pip"))
             .args(["install", "--quiet", "--disable-pip-version-check"])
             .args(ZIG_PACKAGES),

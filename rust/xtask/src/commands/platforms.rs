@@ -5,12 +5,12 @@
 //! whole test suite runs as a Windows program under Wine, as an arm64 program under qemu and as a wasm program
 //! under Node.js. macOS cannot run here, so its universal dylib is checked statically only.
 
-use crate::cross::{ARM64_SYSROOT, CROSS_TARGET_DIR, cargo_for, cross_args};
-use crate::debian::{ensure_host_programs, which};
 use crate::platform::Platform;
+use crate::process::{Result, repo_root};
 use crate::tally::{Tally, run_cargo_test};
+use crate::toolchain::cross::{ARM64_SYSROOT, CROSS_TARGET_DIR, cargo_for, cross_args};
+use crate::toolchain::debian::{ensure_host_programs, which};
 use crate::toolchain::emscripten::Emscripten;
-use crate::{Result, repo_root};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,7 +36,7 @@ pub fn platforms(args: &[String]) -> Result {
 pub fn run_stage(tally: &mut Tally, platforms: &[Platform]) -> Result {
     let started = std::time::Instant::now();
     for &platform in platforms {
-        let library = crate::build::compile(platform, true);
+        let library = crate::commands::build::compile(platform, true);
         let checked = library.as_ref().map_err(Clone::clone).and_then(|lib| crate::verify::check(platform, lib));
         let ok = checked.is_ok();
         tally.check(&format!("{} release library", platform.name()), checked);
@@ -149,7 +149,7 @@ fn wine() -> Result<Runner> {
     if !stub.exists() {
         println!("xtask: preparing the Wine prefix {}", prefix.display());
         if !system32.exists() {
-            crate::run(runner.command(Path::new("wineboot")).arg("--init"))?;
+            crate::process::run(runner.command(Path::new("wineboot")).arg("--init"))?;
             // wineboot returns before its wineserver has written the prefix out.
             let mut wait = Command::new(if server.exists() { server } else { PathBuf::from("wineserver") });
             let _ = wait.arg("--wait").env("WINEPREFIX", &prefix).status();
@@ -190,7 +190,7 @@ fn compile_c(platform: Platform, source: &str, output: &str, flags: &[&str]) -> 
     if platform == Platform::LinuxX86_64 || platform == Platform::LinuxArm64 {
         cmd.arg("-ldl");
     }
-    crate::run(&mut cmd)?;
+    crate::process::run(&mut cmd)?;
     Ok(out)
 }
 
