@@ -310,3 +310,14 @@ func test_reports_what_is_not_carried_over_and_saves() -> void:
 	loaded.free()
 	case["root"].free()
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(SAVED))
+
+
+## A missing, freed or wrong-class skeleton is refused with a note, not a script error.
+func test_refuses_what_is_not_a_skeleton() -> void:
+	var freed := Skeleton2D.new()
+	freed.free()
+	var sprite := Sprite2D.new()
+	for c in [["null", null], ["freed", freed], ["a Sprite2D", sprite], ["a number", 5]]:
+		var result := Convert.convert_modifications(c[1])
+		expect(not result["ok"] and result["nodes"].is_empty() and "Skeleton2D" in "\n".join(result["notes"]), "%s: refused with a note (%s)" % [c[0], result])
+	sprite.free()

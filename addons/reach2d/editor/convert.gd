@@ -19,15 +19,18 @@ const SEAM := PI
 ##
 ## Returns [code]{ok, nodes = [created nodes], notes = [what was not carried over, one line each]}[/code];
 ## [code]ok[/code] is [code]false[/code] with a note when there is nothing to convert.
-static func convert_modifications(skeleton: Skeleton2D, undo_redo: Object = null) -> Dictionary:
+static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -> Dictionary:
 	var notes := PackedStringArray()
-	var stack := skeleton.get_modification_stack() if skeleton != null else null
+	if not is_instance_valid(skeleton) or not skeleton is Skeleton2D:
+		notes.append("convert: pick the Skeleton2D whose modification stack to convert")
+		return {"ok": false, "nodes": [], "notes": notes}
+	var stack: SkeletonModificationStack2D = skeleton.get_modification_stack()
 	if stack == null or stack.get_modification_count() == 0:
 		notes.append("convert: the Skeleton2D has no SkeletonModificationStack2D with modifications")
 		return {"ok": false, "nodes": [], "notes": notes}
 	var parent: Node = skeleton.get_parent()
 	var owner: Node = skeleton.owner
-	var is_scene_root := skeleton.is_inside_tree() and skeleton == skeleton.get_tree().edited_scene_root
+	var is_scene_root: bool = skeleton.is_inside_tree() and skeleton == skeleton.get_tree().edited_scene_root
 	if parent == null or is_scene_root:
 		parent = skeleton
 		owner = skeleton
