@@ -20,6 +20,7 @@ mod package;
 mod platform;
 mod tally;
 mod verify;
+mod web_test;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
     let flag = |name: &str| args.iter().any(|a| a == name);
     let outcome = match args.first().map(String::as_str) {
         Some("build") => build_command(&args[1..], flag("--release")),
+        Some("test") if flag("--web") => web_test::test_web(),
         Some("test") => godot_tests::test_all(flag("--godot-only"), !flag("--no-platforms"), flag("--arm64")),
         Some("platforms") => cross_tests::platforms(),
         Some("demo") => demo::demo(),
@@ -63,6 +65,9 @@ const USAGE: &str = "usage: cargo xtask <command>
                       fmt, clippy, Rust tests, every platform's build and checks (`platforms`), then the Godot
                       tests in tests/ (headless); REACH2D_TEST_FILTER=word runs only tests/test_*word*.gd;
                       --arm64: only the Godot tests, on the arm64 library in Debian's arm64 Godot under qemu
+  test --web          the web build in headless Chromium: the extension built with sid's emscripten, exported
+                      with a Godot web template built from Debian's source (cached in ~/.cache/reach2d/), run
+                      from 127.0.0.1; REACH2D_WEB_WASM=FILE tests that side module instead of building one
   platforms           build every platform's release library, check each binary, and run the solver tests as
                       a Windows program under Wine and as an arm64 program under qemu
   demo                build (release) and run the demo project: windowed, or headless without a display

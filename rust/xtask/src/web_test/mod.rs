@@ -1,0 +1,201 @@
+//! `cargo xtask test --web`: the web build proven in a real browser.
+//!
+//! 1. [`emscripten_sid`]: Debian sid's emscripten 6.0.5 (clang-21, binaryen 131), fetched into `target/web-sid`.
+//! 2. [`template`]: a Godot web export template with GDExtension support (`dlink_enabled=yes`, no threads), built
+//!    with that emscripten from Debian's source of the same Godot the tests run in, cached in
+//!    `~/.cache/reach2d/web-template/` and rebuilt only when missing.
+//! 3. The extension built for `wasm32-unknown-emscripten` with that emscripten (no threads), placed in a copy of
+//!    the small project `tests/web/project`, which the headless Godot editor exports for the web with the template.
+//! 4. [`browser`]: the export served on 127.0.0.1 and opened in headless Chromium; the test reads the page's
+//!    console and fails unless every node solved within tolerance, the sentinel came and no error was logged.
+//!
+//! `REACH2D_WEB_WASM=/path/to/lib.wasm` tests a side module built elsewhere (e.g. the shipped build made with
+//! another emscripten) in the same template instead of building one.
+
+pub mod browser;
+pub mod emscripten_sid;
+pub mod template;
+
+use crate::godot::Godot;
+use crate::{Result, repo_root};
+use emscripten_sid::Emscripten;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The last line the web test scene prints when every node ran.
+pub const SENTINEL: &str = "REACH2D_WEB_DONE";
+/// How long the page may take, from navigation to the sentinel.
+const BROWSER_TIMEOUT: Duration = Duration::from_secs(120);
+/// The largest tip error (px) a reaching node may end with on the test's reachable targets.
+const TOLERANCE_PX: f64 = 0.5;
+/// The five nodes, each of which must report a result line.
+const NODES: [&str; 5] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringChain2D"];
+
+/// `cargo xtask test --web`.
+pub fn test_web() -> Result {
+    let started = Instant::now();
+    let em = Emscripten::ensure()?;
+    let godot = Godot::locate_or_fetch()?;
+    let godot_version = godot.version().ok_or("Godot does not start")?;
+    let template = template::ensure(&em, &godot_version)?;
+    let wasm = match std::env::var_os("REACH2D_WEB_WASM") {
+        Some(path) => PathBuf::from(path),
+        None => build_extension(&em)?,
+    };
+    let size = fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len();
+    println!("xtask: web side module {} ({} KB)", wasm.display(), size / 1024);
+    let out = export(&godot, &template, &wasm)?;
+    let console = browser::run_page(&out, "index.html", SENTINEL, BROWSER_TIMEOUT)?;
+    let log = repo_root().join("target/web-test/console.log");
+    emscripten_sid::write(&log, &console.join("\n"))?;
+    check(&console).map_err(|e| format!("{e}\n(the page's console is in {})", log.display()))?;
+    println!("xtask: web test passed in Chromium ({:.0} s in all)", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Builds the extension as an emscripten side module for a no-threads template; returns the `.wasm`.
+fn build_extension(em: &Emscripten) -> Result<PathBuf> {
+    let library = crate::cross::rust_src_library()?;
+    let target_dir = emscripten_sid::folder().join("cargo");
+    let mut cmd = crate::cargo();
+    em.configure(&mut cmd)?;
+    let rustflags = [
+        "-Clink-args=-sSIDE_MODULE=2",
+        "-Cpanic=abort",
+        "-Zlink-native-libraries=no",
+        "-Cllvm-args=-enable-emscripten-cxx-exceptions=0",
+    ];
+    cmd.env("RUSTC_BOOTSTRAP", "1")
+        .env("__CARGO_TESTS_ONLY_SRC_ROOT", &library)
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("CARGO_ENCODED_RUSTFLAGS", rustflags.join("\x1f"))
+        .args(["build", "-p", "reach2d", "--release", "--target", "wasm32-unknown-emscripten"])
+        .args(["-Z", "build-std=std,panic_abort"])
+        .args(["--features", "godot/experimental-wasm,godot/lazy-function-tables,godot/experimental-wasm-nothreads"]);
+    println!("xtask: building the extension for the web (emscripten {}, no threads)", em.version()?);
+    crate::run(&mut cmd)?;
+    Ok(target_dir.join("wasm32-unknown-emscripten/release/reach2d.wasm"))
+}
+
+/// Copies `tests/web/project` to `target/web-test/project` with the addon's icons and `wasm`, and exports it for
+/// the web with `template`; returns the export folder.
+fn export(godot: &Godot, template: &Path, wasm: &Path) -> Result<PathBuf> {
+    let root = repo_root();
+    let work = root.join("target/web-test");
+    let project = work.join("project");
+    let out = work.join("export");
+    let _ = fs::remove_dir_all(&project);
+    let _ = fs::remove_dir_all(&out);
+    copy_dir(&root.join("tests/web/project"), &project)?;
+    let addon = project.join("addons/reach2d");
+    copy_dir(&root.join("addons/reach2d/icons"), &addon.join("icons"))?;
+    fs::create_dir_all(addon.join("bin")).map_err(|e| e.to_string())?;
+    for name in ["libreach2d.web.release.wasm32.wasm", "libreach2d.web.debug.wasm32.wasm"] {
+        fs::copy(wasm, addon.join("bin").join(name)).map_err(|e| format!("cannot copy {}: {e}", wasm.display()))?;
+    }
+    crate::godot_run::write_extension_list(&project)?;
+    let template = template.display().to_string();
+    let presets = fs::read_to_string(project.join("export_presets.cfg")).map_err(|e| e.to_string())?;
+    emscripten_sid::write(&project.join("export_presets.cfg"), &presets.replace("@TEMPLATE@", &template))?;
+    fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    // The first run imports the project (its .godot folder), the second exports.
+    let timeout = Duration::from_secs(300);
+    let import = crate::godot_run::run_logged(
+        godot.command().args(["--headless", "--path"]).arg(&project).arg("--import"),
+        &work.join("import.log"),
+        timeout,
+    )?;
+    if import.timed_out {
+        return Err(format!("the web project's import timed out (log: {})", work.join("import.log").display()));
+    }
+    let log = work.join("export.log");
+    let run = crate::godot_run::run_logged(
+        godot
+            .command()
+            .args(["--headless", "--path"])
+            .arg(&project)
+            .args(["--export-release", "Web"])
+            .arg(out.join("index.html")),
+        &log,
+        timeout,
+    )?;
+    let exported = out.join("index.pck").is_file() && out.join("index.wasm").is_file();
+    if !run.success || !exported {
+        return Err(format!("the web export failed (log: {}):\n{}", log.display(), tail(&run.output, 30)));
+    }
+    let side = fs::read_dir(&out)
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().contains("reach2d"));
+    if !side {
+        return Err(format!("the web export holds no Reach2D side module (log: {})", log.display()));
+    }
+    Ok(out)
+}
+
+/// Checks the console lines: every node's result within tolerance, a frame time, the sentinel, no error.
+fn check(console: &[String]) -> Result {
+    let mut problems = Vec::new();
+    for line in console {
+        let lower = line.to_lowercase();
+        if lower.contains("error") || lower.contains("panic") || lower.contains("abort") || lower.contains("failed") {
+            problems.push(format!("error logged: {line}"));
+        }
+    }
+    for node in NODES {
+        let prefix = format!("WEB {node} ");
+        match console.iter().find_map(|l| l.split_once(&prefix).map(|(_, rest)| rest.to_string())) {
+            None => problems.push(format!("{node}: no result line")),
+            Some(rest) => match field(&rest, "worst_tip_px") {
+                Some(e) if e <= TOLERANCE_PX => println!("xtask: web {node}: {rest}"),
+                Some(e) => problems.push(format!("{node}: worst tip error {e} px > {TOLERANCE_PX} px ({rest})")),
+                None => problems.push(format!("{node}: unreadable result `{rest}`")),
+            },
+        }
+    }
+    match console.iter().find(|l| l.contains("WEB frame")) {
+        Some(line) => println!("xtask: {}", line.trim()),
+        None => problems.push("no frame time line".into()),
+    }
+    if !console.iter().any(|l| l.contains(SENTINEL)) {
+        problems.push(format!("no {SENTINEL} line"));
+    }
+    if problems.is_empty() { Ok(()) } else { Err(format!("the web test failed:\n  {}", problems.join("\n  "))) }
+}
+
+/// The number after `name=` in `text`.
+fn field(text: &str, name: &str) -> Option<f64> {
+    let rest = text.split_once(&format!("{name}="))?.1;
+    rest.split_whitespace().next()?.parse().ok()
+}
+
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// Copies the folder `from` into `to` (created), following symbolic links.
+pub fn copy_dir(from: &Path, to: &Path) -> Result {
+    fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    for entry in fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?.flatten() {
+        let path = entry.path();
+        let dest = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_dir(&path, &dest)?;
+        } else {
+            fs::copy(&path, &dest).map_err(|e| format!("cannot copy {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `cmd`, returning its stdout; fails with its stderr.
+pub fn output(cmd: &mut Command) -> Result<String> {
+    let out = cmd.output().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
