@@ -32,6 +32,14 @@ pub fn compile(platform: Platform, release: bool) -> Result<PathBuf> {
         "build"
     });
     cmd.args(["-p", "reach2d"]).args(cross_args(platform));
+    match platform {
+        Platform::Web => cmd.args(["--features", "web-nothreads"]),
+        Platform::WebThreads => cmd.args(["--features", "web"]),
+        _ => &mut cmd,
+    };
+    if platform.is_web() {
+        cmd.env("RUSTFLAGS", crate::cross::web_library_rustflags(platform));
+    }
     if release {
         cmd.arg("--release");
     }

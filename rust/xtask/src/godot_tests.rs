@@ -29,7 +29,7 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
         crate::run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
         run_cargo_test(cargo().args(["test", "--workspace", "--no-fail-fast"]), "rust", &mut rust)?;
         if platforms {
-            crate::cross_tests::run_stage(&mut cross)?;
+            crate::cross_tests::run_stage(&mut cross, &Platform::ALL)?;
         }
     }
 

@@ -19,6 +19,7 @@ mod godot_tests;
 mod package;
 mod platform;
 mod tally;
+mod toolchain;
 mod verify;
 mod web_test;
 
@@ -35,7 +36,7 @@ fn main() -> ExitCode {
         Some("build") => build_command(&args[1..], flag("--release")),
         Some("test") if flag("--web") => web_test::test_web(),
         Some("test") => godot_tests::test_all(flag("--godot-only"), !flag("--no-platforms"), flag("--arm64")),
-        Some("platforms") => cross_tests::platforms(),
+        Some("platforms") => cross_tests::platforms(&args[1..]),
         Some("demo") => demo::demo(),
         Some("screenshots") => demo::screenshots(),
         Some("package") => package::package(),
@@ -60,7 +61,8 @@ fn main() -> ExitCode {
 const USAGE: &str = "usage: cargo xtask <command>
   build [--release] [--target PLATFORM]
                       build the extension into addons/reach2d/bin/; PLATFORM is linux-x86_64, linux-arm64,
-                      windows-x86_64 or macos (cross-compiled from Linux x86_64, fetching the tools it needs)
+                      windows-x86_64, macos, or web (both web variants; web-nothreads or web-threads for one),
+                      cross-compiled from Linux x86_64, fetching the tools it needs
   test [--godot-only] [--no-platforms] [--arm64]
                       fmt, clippy, Rust tests, every platform's build and checks (`platforms`), then the Godot
                       tests in tests/ (headless); REACH2D_TEST_FILTER=word runs only tests/test_*word*.gd;
@@ -68,8 +70,10 @@ const USAGE: &str = "usage: cargo xtask <command>
   test --web          the web build in headless Chromium: the extension built with sid's emscripten, exported
                       with a Godot web template built from Debian's source (cached in ~/.cache/reach2d/), run
                       from 127.0.0.1; REACH2D_WEB_WASM=FILE tests that side module instead of building one
-  platforms           build every platform's release library, check each binary, and run the solver tests as
-                      a Windows program under Wine and as an arm64 program under qemu
+  platforms [PLATFORM]
+                      build every platform's (or PLATFORM's) release library, check each binary, load it in a
+                      loader of its platform, and run the solver tests as a Windows program under Wine, an arm64
+                      program under qemu and a wasm program under Node.js
   demo                build (release) and run the demo project: windowed, or headless without a display
   screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
   package             write dist/reach2d-<version>.zip: every platform's release library, each checked
@@ -98,11 +102,14 @@ pub fn cargo() -> Command {
 
 /// `build [--release] [--target PLATFORM]`.
 fn build_command(args: &[String], release: bool) -> Result {
-    let platform = match args.iter().position(|a| a == "--target") {
+    let platforms = match args.iter().position(|a| a == "--target") {
         Some(i) => platform::Platform::parse(args.get(i + 1).ok_or("--target needs a platform")?)?,
-        None => build::host_platform()?,
+        None => vec![build::host_platform()?],
     };
-    build::build_for(platform, release).map(|_| ())
+    for platform in platforms {
+        build::build_for(platform, release)?;
+    }
+    Ok(())
 }
 
 fn run_godot(args: &[String]) -> Result {
