@@ -89,11 +89,17 @@ fn export(godot: &Godot, template: &Path, wasm: &Path) -> Result<PathBuf> {
     let _ = fs::remove_dir_all(&project);
     let _ = fs::remove_dir_all(&out);
     copy_dir(&root.join("tests/web/project"), &project)?;
+    // The shipped extension file, so its web entries are what the export follows.
     let addon = project.join("addons/reach2d");
     copy_dir(&root.join("addons/reach2d/icons"), &addon.join("icons"))?;
-    fs::create_dir_all(addon.join("bin")).map_err(|e| e.to_string())?;
-    for name in ["libreach2d.web.release.wasm32.wasm", "libreach2d.web.debug.wasm32.wasm"] {
-        fs::copy(wasm, addon.join("bin").join(name)).map_err(|e| format!("cannot copy {}: {e}", wasm.display()))?;
+    let shipped = root.join("addons/reach2d/reach2d.gdextension");
+    let config = fs::read_to_string(&shipped).map_err(|e| format!("cannot read {}: {e}", shipped.display()))?;
+    emscripten_sid::write(&addon.join("reach2d.gdextension"), &config)?;
+    for key in ["web.release.wasm32", "web.debug.wasm32"] {
+        let path = library_path(&config, key).ok_or_else(|| format!("{} has no `{key}` entry", shipped.display()))?;
+        let dest = addon.join(path);
+        fs::create_dir_all(dest.parent().unwrap_or(&addon)).map_err(|e| e.to_string())?;
+        fs::copy(wasm, &dest).map_err(|e| format!("cannot copy {}: {e}", wasm.display()))?;
     }
     crate::godot_run::write_extension_list(&project)?;
     let template = template.display().to_string();
@@ -133,6 +139,14 @@ fn export(godot: &Godot, template: &Path, wasm: &Path) -> Result<PathBuf> {
         return Err(format!("the web export holds no Reach2D side module (log: {})", log.display()));
     }
     Ok(out)
+}
+
+/// The library path (relative to the `.gdextension` file) of the entry `key` in `config`.
+fn library_path<'a>(config: &'a str, key: &str) -> Option<&'a str> {
+    config.lines().find_map(|line| {
+        let (k, v) = line.split_once('=')?;
+        (k.trim() == key).then(|| v.trim().trim_matches('"'))
+    })
 }
 
 /// Checks the console lines: every node's result within tolerance, a frame time, the sentinel, no error.
