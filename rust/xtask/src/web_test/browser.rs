@@ -75,7 +75,8 @@ fn mime(path: &Path) -> &'static str {
 }
 
 /// Opens `page` of `dir` in headless Chromium and collects the console's messages until one contains `sentinel`
-/// or `timeout` passes (then it fails, with what came so far). Returns the messages.
+/// or `timeout` passes. Fails, with what came so far, at the timeout or after an abort or an uncaught exception.
+/// Returns the messages.
 pub fn run_page(dir: &Path, page: &str, sentinel: &str, timeout: Duration) -> Result<Vec<String>> {
     crate::debian::ensure_host_programs("the browser test", &[("chromium", "chromium")])?;
     let port = serve(dir)?;
@@ -136,8 +137,10 @@ pub fn run_page(dir: &Path, page: &str, sentinel: &str, timeout: Duration) -> Re
                 if let Some(message) = console_message(&line) {
                     println!("  console: {message}");
                     done = message.contains(sentinel);
+                    // The engine cannot go on after an abort or an uncaught exception: stop waiting.
+                    let fatal = message.contains("Aborted(") || message.starts_with("Uncaught");
                     console.push(message);
-                    if done {
+                    if done || fatal {
                         break;
                     }
                 } else {
@@ -154,7 +157,13 @@ pub fn run_page(dir: &Path, page: &str, sentinel: &str, timeout: Duration) -> Re
     let log = crate::repo_root().join("target/web-test/chromium.log");
     let _ = std::fs::write(&log, browser_log.join("\n"));
     if !done {
-        let what = if started.elapsed() >= timeout { "timed out" } else { "Chromium exited" };
+        let what = if started.elapsed() >= timeout {
+            "timed out"
+        } else if console.last().is_some_and(|m| m.contains("Aborted(") || m.starts_with("Uncaught")) {
+            "failed"
+        } else {
+            "Chromium exited"
+        };
         return Err(format!(
             "the page {what} after {:.0} s without printing {sentinel}; console:\n  {}\n(Chromium's log: {})",
             started.elapsed().as_secs_f64(),

@@ -212,8 +212,8 @@ const MBEDTLS_CORE_CONFIG: &str =
 #define MBEDTLS_SHA1_C
 #define MBEDTLS_SHA256_C
 #define MBEDTLS_PLATFORM_ZEROIZE_ALT
+/* The core seeds CTR-DRBG from its own source (OS::get_entropy): no platform or hardware entropy. */
 #define MBEDTLS_NO_PLATFORM_ENTROPY
-#define MBEDTLS_ENTROPY_HARDWARE_ALT
 #endif
 ";
 
