@@ -34,7 +34,7 @@ fn main() -> ExitCode {
     let flag = |name: &str| args.iter().any(|a| a == name);
     let outcome = match args.first().map(String::as_str) {
         Some("build") => build_command(&args[1..], flag("--release")),
-        Some("test") if flag("--web") => web_test::test_web(),
+        Some("test") if flag("--web") => web_test::test_web(flag("--threads")),
         Some("test") => godot_tests::test_all(flag("--godot-only"), !flag("--no-platforms"), flag("--arm64")),
         Some("platforms") => cross_tests::platforms(&args[1..]),
         Some("demo") => demo::demo(),
@@ -67,9 +67,11 @@ const USAGE: &str = "usage: cargo xtask <command>
                       fmt, clippy, Rust tests, every platform's build and checks (`platforms`), then the Godot
                       tests in tests/ (headless); REACH2D_TEST_FILTER=word runs only tests/test_*word*.gd;
                       --arm64: only the Godot tests, on the arm64 library in Debian's arm64 Godot under qemu
-  test --web          the web build in headless Chromium: the extension built with sid's emscripten, exported
-                      with a Godot web template built from Debian's source (cached in ~/.cache/reach2d/), run
-                      from 127.0.0.1; REACH2D_WEB_WASM=FILE tests that side module instead of building one
+  test --web [--threads]
+                      the web build in headless Chromium (no threads; --threads: the threads variant): the
+                      extension built with sid's emscripten, exported with a Godot web template built from
+                      Debian's source (cached in ~/.cache/reach2d/), served on 127.0.0.1;
+                      REACH2D_WEB_WASM=FILE tests that side module instead of building one
   platforms [PLATFORM]
                       build every platform's (or PLATFORM's) release library, check each binary, load it in a
                       loader of its platform, and run the solver tests as a Windows program under Wine, an arm64

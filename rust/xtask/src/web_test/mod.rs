@@ -33,20 +33,20 @@ const SLACK_PX: f64 = 0.01;
 /// The five nodes, each of which must report a result line.
 const NODES: [&str; 5] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringChain2D"];
 
-/// `cargo xtask test --web`.
-pub fn test_web() -> Result {
+/// `cargo xtask test --web [--threads]`: the no-threads variant, or the threads one.
+pub fn test_web(threads: bool) -> Result {
     let started = Instant::now();
     let em = Emscripten::ensure()?;
     let godot = Godot::locate_or_fetch()?;
     let godot_version = godot.version().ok_or("Godot does not start")?;
-    let template = template::ensure(&em, &godot_version)?;
+    let template = template::ensure(&em, &godot_version, threads)?;
     let wasm = match std::env::var_os("REACH2D_WEB_WASM") {
         Some(path) => PathBuf::from(path),
-        None => build_extension(&em)?,
+        None => build_extension(&em, threads)?,
     };
     let size = fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len();
     println!("xtask: web side module {} ({} KB)", wasm.display(), size / 1024);
-    let out = export(&godot, &template, &wasm)?;
+    let out = export(&godot, &template, &wasm, threads)?;
     let console = browser::run_page(&out, "index.html", SENTINEL, BROWSER_TIMEOUT)?;
     let log = repo_root().join("target/web-test/console.log");
     emscripten_sid::write(&log, &console.join("\n"))?;
@@ -55,33 +55,40 @@ pub fn test_web() -> Result {
     Ok(())
 }
 
-/// Builds the extension as an emscripten side module for a no-threads template; returns the `.wasm`.
-fn build_extension(em: &Emscripten) -> Result<PathBuf> {
+/// Builds the extension as an emscripten side module for a template without or with `threads`; returns the
+/// `.wasm`.
+fn build_extension(em: &Emscripten, threads: bool) -> Result<PathBuf> {
     let library = crate::cross::rust_src_library()?;
-    let target_dir = emscripten_sid::folder().join("cargo");
+    let variant = if threads { "threads" } else { "nothreads" };
+    let target_dir = emscripten_sid::folder().join("cargo").join(variant);
     let mut cmd = crate::cargo();
     em.configure(&mut cmd)?;
-    let rustflags = [
+    let mut rustflags = vec![
         "-Clink-args=-sSIDE_MODULE=2",
         "-Cpanic=abort",
         "-Zlink-native-libraries=no",
         "-Cllvm-args=-enable-emscripten-cxx-exceptions=0",
     ];
+    let mut features = "godot/experimental-wasm,godot/lazy-function-tables".to_string();
+    if threads {
+        rustflags.extend(["-Clink-args=-pthread", "-Ctarget-feature=+atomics,+bulk-memory,+mutable-globals"]);
+    } else {
+        features.push_str(",godot/experimental-wasm-nothreads");
+    }
     cmd.env("RUSTC_BOOTSTRAP", "1")
         .env("__CARGO_TESTS_ONLY_SRC_ROOT", &library)
         .env("CARGO_TARGET_DIR", &target_dir)
         .env("CARGO_ENCODED_RUSTFLAGS", rustflags.join("\x1f"))
         .args(["build", "-p", "reach2d", "--release", "--target", "wasm32-unknown-emscripten"])
-        .args(["-Z", "build-std=std,panic_abort"])
-        .args(["--features", "godot/experimental-wasm,godot/lazy-function-tables,godot/experimental-wasm-nothreads"]);
-    println!("xtask: building the extension for the web (emscripten {}, no threads)", em.version()?);
+        .args(["-Z", "build-std=std,panic_abort", "--features", &features]);
+    println!("xtask: building the extension for the web (emscripten {}, {variant})", em.version()?);
     crate::run(&mut cmd)?;
     Ok(target_dir.join("wasm32-unknown-emscripten/release/reach2d.wasm"))
 }
 
 /// Copies `tests/web/project` to `target/web-test/project` with the addon's icons and `wasm`, and exports it for
 /// the web with `template`; returns the export folder.
-fn export(godot: &Godot, template: &Path, wasm: &Path) -> Result<PathBuf> {
+fn export(godot: &Godot, template: &Path, wasm: &Path, threads: bool) -> Result<PathBuf> {
     let root = repo_root();
     let work = root.join("target/web-test");
     let project = work.join("project");
@@ -95,7 +102,12 @@ fn export(godot: &Godot, template: &Path, wasm: &Path) -> Result<PathBuf> {
     let shipped = root.join("addons/reach2d/reach2d.gdextension");
     let config = fs::read_to_string(&shipped).map_err(|e| format!("cannot read {}: {e}", shipped.display()))?;
     emscripten_sid::write(&addon.join("reach2d.gdextension"), &config)?;
-    for key in ["web.release.wasm32", "web.debug.wasm32"] {
+    let keys = if threads {
+        ["web.release.threads.wasm32", "web.debug.threads.wasm32"]
+    } else {
+        ["web.release.wasm32", "web.debug.wasm32"]
+    };
+    for key in keys {
         let path = library_path(&config, key).ok_or_else(|| format!("{} has no `{key}` entry", shipped.display()))?;
         let dest = addon.join(path);
         fs::create_dir_all(dest.parent().unwrap_or(&addon)).map_err(|e| e.to_string())?;
@@ -104,7 +116,10 @@ fn export(godot: &Godot, template: &Path, wasm: &Path) -> Result<PathBuf> {
     crate::godot_run::write_extension_list(&project)?;
     let template = template.display().to_string();
     let presets = fs::read_to_string(project.join("export_presets.cfg")).map_err(|e| e.to_string())?;
-    emscripten_sid::write(&project.join("export_presets.cfg"), &presets.replace("@TEMPLATE@", &template))?;
+    let presets = presets
+        .replace("@TEMPLATE@", &template)
+        .replace("variant/thread_support=false", &format!("variant/thread_support={threads}"));
+    emscripten_sid::write(&project.join("export_presets.cfg"), &presets)?;
     fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     // The first run imports the project (its .godot folder), the second exports.
     let timeout = Duration::from_secs(300);

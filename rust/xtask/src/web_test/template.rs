@@ -7,8 +7,8 @@
 //! built-in certificates (`builtin_certs=no`: no TLS in this template). Godot keeps two small files of its own
 //! beside mbedTLS (a configuration and a `zeroize`); they are written here.
 //!
-//! The build is trimmed to what a 2D scene with a script needs: `template_release`, `threads=no`,
-//! `disable_3d=yes`, only the `gdscript` and `godot_physics_2d` modules, no LTO. The zip lands in
+//! The build is trimmed to what a 2D scene with a script needs: `template_release`, `threads=no` (or `yes` for
+//! the threads variant), `disable_3d=yes`, only the `gdscript` and `godot_physics_2d` modules, no LTO. The zip lands in
 //! `~/.cache/reach2d/web-template/<godot>-emscripten-<version>/` with a `build-info.txt` (library versions, build
 //! time), outside the repository, and is rebuilt only when missing.
 
@@ -20,14 +20,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// What scons writes (for `target=template_release threads=no dlink_enabled=yes`).
-pub const TEMPLATE_NAME: &str = "godot.web.template_release.wasm32.nothreads.dlink.zip";
+/// What scons writes (`target=template_release dlink_enabled=yes`, without or with threads).
+pub fn template_name(threads: bool) -> &'static str {
+    if threads {
+        "godot.web.template_release.wasm32.dlink.zip"
+    } else {
+        "godot.web.template_release.wasm32.nothreads.dlink.zip"
+    }
+}
 
-/// The scons arguments (besides `-j`).
-const SCONS_ARGS: [&str; 13] = [
+/// The scons arguments (besides `-j` and `threads=`).
+const SCONS_ARGS: [&str; 12] = [
     "platform=web",
     "target=template_release",
-    "threads=no",
     "dlink_enabled=yes",
     "disable_3d=yes",
     "modules_enabled_by_default=no",
@@ -40,11 +45,12 @@ const SCONS_ARGS: [&str; 13] = [
     "use_closure_compiler=no",
 ];
 
-/// The cached template for `godot_version` (as `godot --version` prints it), built on first use.
-pub fn ensure(em: &Emscripten, godot_version: &str) -> Result<PathBuf> {
+/// The cached template for `godot_version` (as `godot --version` prints it), without or with `threads`, built on
+/// first use.
+pub fn ensure(em: &Emscripten, godot_version: &str, threads: bool) -> Result<PathBuf> {
     let version = upstream_version(godot_version)?;
     let dir = cache_root()?.join(format!("{version}-emscripten-{}", em.version()?));
-    let zip = dir.join(TEMPLATE_NAME);
+    let zip = dir.join(template_name(threads));
     if zip.is_file() {
         return Ok(zip);
     }
@@ -61,15 +67,17 @@ pub fn ensure(em: &Emscripten, godot_version: &str) -> Result<PathBuf> {
     let mut scons = Command::new("scons");
     em.configure(&mut scons)?;
     let jobs = std::env::var("REACH2D_TEMPLATE_JOBS").unwrap_or_else(|_| "2".into());
-    crate::run(scons.current_dir(&source).arg(format!("-j{jobs}")).args(SCONS_ARGS))?;
+    let threads_arg = if threads { "threads=yes" } else { "threads=no" };
+    crate::run(scons.current_dir(&source).arg(format!("-j{jobs}")).arg(threads_arg).args(SCONS_ARGS))?;
     let seconds = started.elapsed().as_secs();
-    let built = source.join("bin").join(TEMPLATE_NAME);
+    let built = source.join("bin").join(template_name(threads));
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let tmp = dir.join(".incoming.zip");
     fs::copy(&built, &tmp).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
-    info.push(format!("scons: {} -j{jobs}", SCONS_ARGS.join(" ")));
+    info.push(format!("scons: {threads_arg} {} -j{jobs}", SCONS_ARGS.join(" ")));
     info.push(format!("build time: {seconds} s"));
-    emscripten_sid::write(&dir.join("build-info.txt"), &(info.join("\n") + "\n"))?;
+    let info_file = dir.join(template_name(threads).replace(".zip", ".build-info.txt"));
+    emscripten_sid::write(&info_file, &(info.join("\n") + "\n"))?;
     fs::rename(&tmp, &zip).map_err(|e| format!("cannot place {}: {e}", zip.display()))?;
     println!("xtask: built the web template in {seconds} s: {}", zip.display());
     Ok(zip)
