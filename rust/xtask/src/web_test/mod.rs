@@ -1,11 +1,12 @@
-//! `cargo xtask test --web`: the web build proven in a real browser.
+//! `cargo xtask test --web [--threads]`: the web build proven in a real browser.
 //!
 //! 1. [`emscripten_sid`]: Debian sid's emscripten 6.0.5 (clang-21, binaryen 131), fetched into `target/web-sid`.
-//! 2. [`template`]: a Godot web export template with GDExtension support (`dlink_enabled=yes`, no threads), built
+//! 2. [`template`]: a Godot web export template with GDExtension support (`dlink_enabled=yes`, without threads or with), built
 //!    with that emscripten from Debian's source of the same Godot the tests run in, cached in
 //!    `~/.cache/reach2d/web-template/` and rebuilt only when missing.
-//! 3. The extension built for `wasm32-unknown-emscripten` with that emscripten (no threads), placed in a copy of
-//!    the small project `tests/web/project`, which the headless Godot editor exports for the web with the template.
+//! 3. The extension built for `wasm32-unknown-emscripten` with that emscripten (the same variant), placed with the
+//!    shipped `reach2d.gdextension` in a copy of the small project `tests/web/project`, which the headless Godot
+//!    editor exports for the web with the template.
 //! 4. [`browser`]: the export served on 127.0.0.1 and opened in headless Chromium; the test reads the page's
 //!    console and fails unless every node solved within tolerance, the sentinel came and no error was logged.
 //!
