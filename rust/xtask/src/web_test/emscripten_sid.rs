@@ -64,7 +64,6 @@ impl Emscripten {
         apt.update(true)?;
         apt.fetch_closure(&PACKAGES, &em.root())?;
         em.patch_and_wrap()?;
-        em.patch_jsifier()?;
         let config = format!(
             "LLVM_ROOT = '{}'\nBINARYEN_ROOT = '{}'\nNODE_JS = '{}'\nCACHE = '{}'\n",
             dir.join("llvm").display(),
@@ -117,22 +116,6 @@ impl Emscripten {
         let mut cmd = Command::new(self.bin().join(driver));
         cmd.env("EM_CONFIG", self.config());
         cmd
-    }
-
-    /// Fixes emscripten 6.0.5's JavaScript generation for main modules (`-sMAIN_MODULE`, which a GDExtension
-    /// template is): a JS library function that is only an alias of a native (wasm) function gets no definition in
-    /// the library section, but its `.sig` was still set there, on a variable the wasm exports fill in only later.
-    /// The threads template's `godot.js` then stopped at start with `TypeError: Cannot set properties of undefined
-    /// (setting 'sig')` (`_emscripten_glGetVertexAttribIuiv.sig = ...`). With the fix the `.sig` is written only
-    /// where a definition was. Versions without that line are left alone.
-    fn patch_jsifier(&self) -> Result {
-        let file = self.bin().join("src/jsifier.mjs");
-        let text = fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-        let fixed = text.replace("      if (sig && MAIN_MODULE) {", "      if (sig && MAIN_MODULE && contentText) {");
-        if fixed != text {
-            write(&file, &fixed)?;
-        }
-        Ok(())
     }
 
     /// Points each sid ELF program at sid's loader and writes a wrapper for it that sets the library path.
