@@ -8,3 +8,4 @@ pub mod godot;
 pub mod package;
 pub mod platforms;
 pub mod test;
+pub mod test_web;

@@ -40,8 +40,16 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
         run_godot_tests(&mut gd, &Godot::arm64_under_qemu()?, FILE_TIMEOUT * 6)?;
     } else {
         build(false)?;
-        run_godot_tests(&mut gd, &Godot::locate_or_fetch()?, FILE_TIMEOUT)?;
+        let godot = Godot::locate_or_fetch()?;
+        run_godot_tests(&mut gd, &godot, FILE_TIMEOUT)?;
         quick_bench(&mut gd)?;
+        // The web build in a browser, when a web template is cached (see `test_web.rs`).
+        if !godot_only
+            && platforms
+            && let Some(outcome) = crate::commands::test_web::stage(&godot)?
+        {
+            cross.check("web-nothreads in Chromium (the shipped library in a Godot web export)", outcome);
+        }
     }
 
     println!();

@@ -161,7 +161,7 @@ fn rustc_release() -> Result<String> {
 }
 
 /// The standard library's source (`.../library`) for the installed compiler, fetched from Debian on first use.
-fn rust_src_library() -> Result<PathBuf> {
+pub fn rust_src_library() -> Result<PathBuf> {
     let release = rustc_release()?;
     let root = repo_root().join("target/rust-src").join(&release);
     let library = root.join(format!("usr/src/rustc-{release}/library"));

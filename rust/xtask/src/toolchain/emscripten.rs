@@ -16,7 +16,7 @@
 //! - Node.js (`node` on PATH) for emscripten's JavaScript parts and for running what it builds, with Debian's
 //!   `node-acorn` found through a `node_modules` link beside emscripten (its JavaScript imports it as a package).
 
-use crate::process::{Result, repo_root};
+use crate::process::{Result, repo_root, write_file};
 use crate::toolchain::debian::{PrivateApt, ensure_host_programs, which};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -73,7 +73,7 @@ impl Emscripten {
         if !version.contains(VERSION) {
             return Err(format!("the fetched emscripten says `{version}`, expected {VERSION}"));
         }
-        write(&toolchain.root.join(STAMP), &wanted)?;
+        write_file(&toolchain.root.join(STAMP), &wanted)?;
         Ok(toolchain)
     }
 
@@ -136,7 +136,7 @@ impl Emscripten {
                 libs.display(),
                 entry.path().display()
             );
-            write(&wrapper, &script)?;
+            write_file(&wrapper, &script)?;
             fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755))
                 .map_err(|e| format!("cannot make {} executable: {e}", wrapper.display()))?;
         }
@@ -147,10 +147,6 @@ impl Emscripten {
             node.display(),
             self.emcc_dir().join("cache").display()
         );
-        write(&self.root.join("em_config.py"), &config)
+        write_file(&self.root.join("em_config.py"), &config)
     }
-}
-
-fn write(path: &Path, text: &str) -> Result {
-    fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
