@@ -106,8 +106,10 @@ mod angle;
 mod ccd;
 mod fabrik;
 mod geom;
+mod limb;
 mod look_at;
 mod pole;
+mod posed;
 mod refine;
 pub mod spring;
 mod two_bone;
@@ -130,8 +132,10 @@ pub use glam::Vec2;
 pub use angle::{AngleLimit, ChainLimits, MAX_LIMIT_ANGLE, signed_angle, step_toward, wrap_angle};
 pub use ccd::solve_ccd;
 pub use fabrik::solve_fabrik;
+pub use limb::{BendSide, LimbAim, LimbStretch, solve_limb, stretched_end, unstretch_joints};
 pub use look_at::{LookAtSolution, solve_look_at};
 pub use pole::{STRAIGHT_SINE, pre_bend_toward_pole, side_of};
+pub use posed::{Aim, PosedChain, TipDirection, follow_tip_direction, solve_posed};
 pub use spring::{
     SpringBone, SpringError, SpringFrame, SpringGoal, SpringReport, SpringScale, SpringSettings, carry_spring,
     reset_spring, step_spring,
