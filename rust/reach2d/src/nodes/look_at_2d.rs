@@ -1,15 +1,17 @@
 //! `LookAt2D`: one bone turned toward a target.
 
-use godot::classes::{Bone2D, Node2D};
+use godot::classes::notify::CanvasItemNotification;
+use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::{signed_angle, solve_look_at};
+use reach2d_core::{Vec2, signed_angle, solve_look_at};
 
-use crate::chain::TipEnd;
-use crate::common::Solved;
-use crate::node_class;
+use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::io::bones::{self, Motion, TipEnd};
+use crate::limits::AngleLimits;
 use crate::problem::Problem;
+use crate::{checked, gizmo, setup};
 
-node_class::ik_node! {
+crate::nodes::declare::node_class! {
     /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
     ///
     /// The direction that faces the target is [code]Vector2.from_angle(bone.get_bone_angle() + angle_offset)[/code] in
@@ -24,7 +26,7 @@ node_class::ik_node! {
             /// The bone to turn.
             bone
         }
-        solver {
+        settings {
             /// Which direction of the bone faces the target, in radians from the bone's own direction
             /// ([method Bone2D.get_bone_angle]) in its own space, counter-clockwise in the bone's frame (clockwise
             /// on screen, as rotations are). 0 = the bone points at the target; for a head bone that points from
@@ -32,7 +34,17 @@ node_class::ik_node! {
             /// -180 and 180 degrees; a value outside (or NaN) is an error and is ignored. Under mirroring it stays
             /// the same direction of the bone, so the mirrored character looks at the mirrored target the same way.
             #[export(range = (-180.0, 180.0, 0.1, radians_as_degrees))]
+            #[var(set = set_angle_offset)]
             angle_offset: f32,
+        }
+        setters {
+            /// Sets [member angle_offset]: a value outside [-PI, PI] (or NaN) prints an error and keeps the current
+            /// one.
+            #[func]
+            fn set_angle_offset(&mut self, value: f32) {
+                let half_turn = core::f32::consts::PI;
+                checked::set_float(&mut self.angle_offset, "LookAt2D", "angle_offset", value, -half_turn, half_turn);
+            }
         }
         last_error: "The angle in radians between the bone's direction and the target after the last solve, \
             [member weight] and limits included; [code]-1.0[/code] before the first solve.",
@@ -40,20 +52,91 @@ node_class::ik_node! {
     }
 }
 
+#[godot_api]
+impl INode2D for LookAt2D {
+    fn ready(&mut self) {
+        frame::ready(self, RUNTIME_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        frame::notification(self, what);
+    }
+    fn draw(&mut self) {
+        let target = self.target.as_ref();
+        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, None, self.limits.active());
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
+        self.limits.property_list(self.state.bones.chain.len())
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        frame::counted(|| self.limits.get_property(&property))
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        frame::counted(|| self.limits.set_property(&property, &value))
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        AngleLimits::property_revert(&property)
+    }
+}
+
+#[godot_api(secondary)]
 impl LookAt2D {
-    fn solve_impl(&mut self) -> Result<Solved, Problem> {
-        let goal = self.check_setup_impl()?.goal;
-        let (chain, tip_end) = (&mut self.state.chain, TipEnd::Direction(self.angle_offset));
-        let (effector, origin) = chain.solve_closed_form(tip_end, self.weight, self.limits.active(), |_, joints| {
-            let origin = joints[0];
-            let current = joints[1] - origin;
-            let solution = solve_look_at(origin, current, goal, 0.0, None).map_err(Problem::Solver)?;
-            joints[1] = origin + solution.direction;
-            Ok(origin)
-        })?;
+    /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code], leaving every
+    /// bone untouched, when the setup is invalid (the reason is printed once and shown as a configuration warning).
+    /// [member max_angular_speed] counts the current physics tick's delta when called during a physics frame, else
+    /// the current process frame's.
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        frame::solve(self)
+    }
+}
+
+impl IkNode for LookAt2D {
+    fn check_setup(&mut self) -> Result<(), Problem> {
+        self.check().map(drop)
+    }
+
+    fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
+        let goal = self.check()?;
+        let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let bones = &mut self.state.bones;
+        let limits = bones::chain_limits(bones, self.limits.active());
+        bones::read(bones, TipEnd::Direction(self.angle_offset), motion.from_rest)?;
+        let origin = bones.pose.place_joints(|_, joints| look_at(joints, goal))?;
+        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
         let to_target = goal - origin;
         let error =
             if to_target.length_squared() > 0.0 { signed_angle(effector - origin, to_target).abs() } else { 0.0 };
         Ok(Solved { error, iterations: 1 })
     }
+
+    fn speed_limited(&self) -> bool {
+        self.max_angular_speed > 0.0
+    }
+}
+
+impl LookAt2D {
+    /// The target, then the bone, checked without touching it: the target's global position.
+    fn check(&mut self) -> Result<Vec2, Problem> {
+        let goal = setup::target_position(self.target.as_ref())?;
+        setup::ensure_bone(&mut self.state.bones, self.bone.as_ref())?;
+        Ok(goal)
+    }
+}
+
+/// Turns the bone (`joints`: its origin and the end of its facing direction) toward `goal`; returns its origin.
+fn look_at(joints: &mut [Vec2], goal: Vec2) -> Result<Vec2, Problem> {
+    let origin = joints[0];
+    let current = joints[1] - origin;
+    let solution = solve_look_at(origin, current, goal, 0.0, None).map_err(Problem::Solver)?;
+    joints[1] = origin + solution.direction;
+    Ok(origin)
 }

@@ -1,18 +1,20 @@
 //! `TwoBoneIk2D`: the analytic two-bone solver (law of cosines) for arms and legs; the knee bends the artist's
 //! way, the flipped way, or toward a pole.
 
-use godot::classes::{Bone2D, Node2D};
+use godot::classes::notify::CanvasItemNotification;
+use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::write_back::{BonePose, ChainPose, lerp_angle};
-use reach2d_core::{Vec2, side_of, soften_reach, solve_two_bone};
+use reach2d_core::{BendSide, LimbAim, LimbStretch, solve_limb};
 
-use crate::chain::TipEnd;
-use crate::common::{Setup, Solved};
-use crate::pose::TipDirection;
+use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::io::bones::{self, Motion, TipEnd};
+use crate::io::chain::Shape;
+use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::{checked, node_class};
+use crate::setup::{self, Setup};
+use crate::{checked, gizmo};
 
-node_class::ik_node! {
+crate::nodes::declare::node_class! {
     /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
     /// in one step (law of cosines).
     ///
@@ -58,12 +60,13 @@ node_class::ik_node! {
             /// artist's.
             own_rotations: Option<[f32; 2]>,
         }
-        solver {
+        settings {
             /// Straighten the limb smoothly instead of snapping straight as the target crosses its reach, like
             /// Spine's IK softness: within this many global pixels of full reach the aim eases into the straight
             /// pose, so knees and elbows never pop. 0 = exact.
             #[export_group(name = "Solver")]
             #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
+            #[var(set = set_softness)]
             softness: f32,
             /// Let the limb lengthen to reach a target beyond its reach, like Spine's IK stretch: the most the upper
             /// bone may lengthen, as a fraction of its length (0.25 = a quarter longer); 0 = off. The limb then
@@ -87,25 +90,26 @@ node_class::ik_node! {
             #[var(set = set_compress)]
             compress: f32,
         }
-        solver_api {
+        setters {
             /// Sets [member stretch]: a value below 0 (or not finite) prints an error and keeps the current one.
             /// Setting it (and [member compress]) to 0 puts [member tip_bone]'s authored position back at once.
             #[func]
             fn set_stretch(&mut self, value: f32) {
-                let max = f64::from(f32::MAX);
-                if let Some(v) = checked::float_value("TwoBoneIk2D", "stretch", f64::from(value), 0.0, max) {
-                    self.stretch = v as f32;
-                    self.unstretch_when_off();
-                }
+                checked::set_float(&mut self.stretch, "TwoBoneIk2D", "stretch", value, 0.0, f32::MAX);
+                self.unstretch_when_off();
             }
 
             /// Sets [member compress]: a value outside [0, 0.99] (or NaN) prints an error and keeps the current one.
             #[func]
             fn set_compress(&mut self, value: f32) {
-                if let Some(v) = checked::float_value("TwoBoneIk2D", "compress", f64::from(value), 0.0, 0.99) {
-                    self.compress = v as f32;
-                    self.unstretch_when_off();
-                }
+                checked::set_float(&mut self.compress, "TwoBoneIk2D", "compress", value, 0.0, 0.99);
+                self.unstretch_when_off();
+            }
+
+            /// Sets [member softness]: a negative (or not finite) value prints an error and keeps the current one.
+            #[func]
+            fn set_softness(&mut self, value: f32) {
+                checked::set_float(&mut self.softness, "TwoBoneIk2D", "softness", value, 0.0, f32::MAX);
             }
         }
         last_error: "Distance in global pixels between the target and the end effector after the last solve, \
@@ -114,195 +118,103 @@ node_class::ik_node! {
     }
 }
 
+#[godot_api]
+impl INode2D for TwoBoneIk2D {
+    fn ready(&mut self) {
+        frame::ready(self, RUNTIME_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        frame::notification(self, what);
+    }
+    fn draw(&mut self) {
+        let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
+        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.limits.active());
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
+        self.limits.property_list(self.state.bones.chain.len())
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        frame::counted(|| self.limits.get_property(&property))
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        frame::counted(|| self.limits.set_property(&property, &value))
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        AngleLimits::property_revert(&property)
+    }
+}
+
+#[godot_api(secondary)]
 impl TwoBoneIk2D {
-    fn solve_impl(&mut self) -> Result<Solved, Problem> {
-        let Setup { goal, pole } = self.check_setup_impl()?;
-        let (softness, own_rotations, tip_rotation) = (self.softness, self.own_rotations, self.tip_direction());
+    /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code], leaving every
+    /// bone untouched, when the setup is invalid (the reason is printed once and shown as a configuration warning).
+    /// [member max_angular_speed] counts the current physics tick's delta when called during a physics frame, else
+    /// the current process frame's.
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        frame::solve(self)
+    }
+}
+
+impl IkNode for TwoBoneIk2D {
+    fn check_setup(&mut self) -> Result<(), Problem> {
+        self.check().map(drop)
+    }
+
+    fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
+        let Setup { goal, pole } = self.check()?;
+        let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let tip = setup::tip_direction(self.target.as_ref(), self.match_target_rotation, self.target_rotation_weight);
+        let stretch = LimbStretch::new(self.stretch, self.compress);
+        let aim = LimbAim { goal, pole, tip, stretch, softness: self.softness, own_rotations: self.own_rotations };
         let mut side = BendSide { flip: self.flip_bend, memory: self.bend_memory };
-        let limb_stretch = LimbStretch::new(self.stretch, self.compress);
-        let weight = self.weight;
-        let chain = &mut self.state.chain;
+        let bones = &mut self.state.bones;
+        let limits = bones::chain_limits(bones, self.limits.active());
         // The solve reads the tip bone at its authored position, however the last solve stretched it.
-        let authored = match limb_stretch {
-            Some(_) => chain.authored_tip_position(),
-            None => {
-                chain.restore_tip_position();
-                None
-            }
-        };
-        let at_authored = |bones: &mut [BonePose]| {
-            if let (Some(position), Some(tip)) = (authored, bones.get_mut(1)) {
+        let authored = bones::authored_tip_position(bones, stretch.is_some());
+        bones::read_adjusted(bones, TipEnd::BoneLength, motion.from_rest, |poses| {
+            if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
                 tip.position = position;
             }
-        };
-        let (effector, factor) = chain.solve_closed_form_adjusted(
-            TipEnd::BoneLength,
-            weight,
-            self.limits.active(),
-            at_authored,
-            |pose, joints| {
-                let [root, joint, tip] = [joints[0], joints[1], joints[2]];
-                let read = [pose.bones[0].rotation, pose.bones[1].rotation];
-                let from_artist = own_rotations != Some(read);
-                let bend = side.sign(pose.parent.matrix2.determinant(), [root, joint, tip], from_artist, goal, pole);
-                let (upper, lower) = (root.distance(joint), joint.distance(tip));
-                let to_goal = goal - root;
-                let distance = to_goal.length();
-                let stretched = limb_stretch.map_or(upper, |s| s.upper_length(upper, lower, distance));
-                let softened = soften_reach(distance, stretched + lower, softness);
-                let aim = if softened < distance { root + to_goal * (softened / distance) } else { goal };
-                let solution = solve_two_bone(root, stretched, lower, aim, bend, 0.0).map_err(Problem::Solver)?;
-                joints[1] = solution.joint;
-                joints[2] = solution.tip;
-                if let Some(tip_rotation) = tip_rotation {
-                    let upper_range = limb_stretch.map(|s| s.upper_range(upper));
-                    follow_tip_direction(pose, joints, goal, tip_rotation, upper_range);
-                }
-                let written_upper = root.distance(joints[1]);
-                let factor = if upper > 0.0 && written_upper.is_finite() { written_upper / upper } else { 1.0 };
-                unstretch_joints(joints, factor);
-                Ok(factor)
-            },
-        )?;
+        })?;
+        let solved = bones.pose.place_joints(|pose, joints| solve_limb(pose, joints, &aim, &mut side));
+        let factor = solved.map_err(Problem::Solver)?;
+        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
         self.bend_memory = side.memory;
-        self.own_rotations = chain.drawn_pose().and_then(|(_, written)| Some([*written.first()?, *written.get(1)?]));
-        let effector = match limb_stretch {
-            Some(_) => {
-                let written = 1.0 + (factor - 1.0) * weight.clamp(0.0, 1.0);
-                chain.write_tip_position(written);
-                chain
-                    .drawn_pose()
-                    .and_then(|(pose, rotations)| stretched_end(pose, rotations, written))
-                    .unwrap_or(effector)
-            }
+        self.own_rotations = bones.pose.rotations().first_chunk::<2>().copied();
+        let effector = match stretch {
+            Some(_) => bones::write_tip_position(bones, factor, self.weight).unwrap_or(effector),
             None => effector,
         };
         Ok(Solved { error: effector.distance(goal), iterations: 1 })
     }
 
+    fn speed_limited(&self) -> bool {
+        self.max_angular_speed > 0.0
+    }
+}
+
+impl TwoBoneIk2D {
+    /// The target, the pole and the two bones, checked in that order without touching a bone.
+    fn check(&mut self) -> Result<Setup, Problem> {
+        let setup = setup::target_and_pole(self.target.as_ref(), self.pole.as_ref())?;
+        setup::ensure_chain(&mut self.state.bones, self.root_bone.as_ref(), self.tip_bone.as_ref(), Shape::Limb)?;
+        Ok(setup)
+    }
+
     /// Puts the tip bone's authored position back at once when stretch and compress are both off.
     fn unstretch_when_off(&mut self) {
         if LimbStretch::new(self.stretch, self.compress).is_none() {
-            self.state.chain.restore_tip_position();
+            bones::restore_tip_position(&mut self.state.bones);
         }
     }
-}
-
-/// How the bend side is decided: the pole's side, else the artist's (the read pose's) side, else the side last
-/// seen; then `flip_bend`.
-struct BendSide {
-    flip: bool,
-    /// The artist's side last seen, in the root's parent frame (+1, -1; 0 = none seen yet).
-    memory: f32,
-}
-
-impl BendSide {
-    /// The global bend sign for [`solve_two_bone`]. `handedness` is the determinant of the root's parent frame,
-    /// `read` the global root, joint and tip as read, `from_artist` whether that pose was posed by someone else (the
-    /// animation, the scene) rather than being this node's own last result.
-    ///
-    /// Sides are measured on global points, where a reflection of the character flips them by itself; the memory
-    /// is kept in the parent frame, so a character that turns while its limb is straight keeps its side.
-    fn sign(&mut self, handedness: f32, read: [Vec2; 3], from_artist: bool, goal: Vec2, pole: Option<Vec2>) -> f32 {
-        let [root, joint, tip] = read;
-        if let Some(side) = pole.and_then(|pole| side_of(root, goal, pole)) {
-            return side;
-        }
-        let handedness = if handedness < 0.0 { -1.0 } else { 1.0 };
-        // The node's own last result bends the flipped way when `flip` is set: measure only what others posed.
-        let seen = if from_artist { side_of(root, tip, joint) } else { None };
-        if let Some(side) = seen {
-            self.memory = side * handedness;
-        }
-        let artist = if self.memory == 0.0 { handedness } else { self.memory * handedness };
-        if self.flip { -artist } else { artist }
-    }
-}
-
-/// How far the upper bone may lengthen and shorten (fractions of its length), when either is on.
-#[derive(Clone, Copy, Debug)]
-struct LimbStretch {
-    longer: f32,
-    shorter: f32,
-}
-
-impl LimbStretch {
-    /// The stretch settings, or `None` when both are off (or not usable numbers).
-    fn new(stretch: f32, compress: f32) -> Option<Self> {
-        let longer = if stretch.is_finite() { stretch.max(0.0) } else { 0.0 };
-        let shorter = if compress.is_finite() { compress.clamp(0.0, 0.99) } else { 0.0 };
-        (longer > 0.0 || shorter > 0.0).then_some(Self { longer, shorter })
-    }
-
-    /// The shortest and longest the upper bone may be (global px), `upper` long as authored.
-    fn upper_range(self, upper: f32) -> (f32, f32) {
-        (upper * (1.0 - self.shorter), upper * (1.0 + self.longer))
-    }
-
-    /// The upper bone's length (global px) for a target `distance` from the root: long enough to reach it straight
-    /// beyond the limb's reach, short enough to reach it straight inside it, within the allowed fractions.
-    fn upper_length(self, upper: f32, lower: f32, distance: f32) -> f32 {
-        let straight = distance - lower;
-        if distance > upper + lower && self.longer > 0.0 {
-            straight.min(upper * (1.0 + self.longer))
-        } else if distance < upper + lower && self.shorter > 0.0 {
-            straight.max(upper * (1.0 - self.shorter))
-        } else {
-            upper
-        }
-    }
-}
-
-/// Moves a limb solved with its upper bone `factor` times as long (`joints`: root, joint, tip) back to the authored
-/// length, keeping both bones' directions: the write-back then turns the bones exactly as the stretched limb needs,
-/// and the stretch itself is written as the tip bone's position.
-fn unstretch_joints(joints: &mut [Vec2], factor: f32) {
-    if factor == 1.0 || factor <= 0.0 {
-        return;
-    }
-    let [root, joint, tip] = [joints[0], joints[1], joints[2]];
-    let authored_joint = root + (joint - root) / factor;
-    joints[1] = authored_joint;
-    joints[2] = authored_joint + (tip - joint);
-}
-
-/// The global end of the limb written with `rotations`, its tip bone at its authored position times `factor`.
-fn stretched_end(pose: ChainPose<'_>, rotations: &[f32], factor: f32) -> Option<Vec2> {
-    let ([upper, lower], [upper_rotation, lower_rotation, ..]) = (pose.bones, rotations) else { return None };
-    let lower = BonePose { position: lower.position * factor, ..*lower };
-    let global = pose.parent * upper.local_with(*upper_rotation) * lower.local_with(*lower_rotation);
-    Some(global.transform_point2(pose.tip_offset))
-}
-
-/// `match_target_rotation` on a solved limb (`joints`: root, joint, tip): lays the lower bone along the wanted
-/// direction (blended from the solved one by `tip.weight`) so that it ends on `goal`, and points the upper bone at
-/// where the lower one must then start. With `upper_range` (stretch or compress on) the upper bone also takes the
-/// length that reaches that start, within the range, so the limb reaches the target at that angle. A zero
-/// `tip.x_axis` (no direction) or a weight of 0 changes nothing.
-fn follow_tip_direction(
-    pose: ChainPose<'_>,
-    joints: &mut [Vec2],
-    goal: Vec2,
-    tip: TipDirection,
-    upper_range: Option<(f32, f32)>,
-) {
-    let [root, joint, end] = [joints[0], joints[1], joints[2]];
-    if tip.x_axis.length_squared() == 0.0 || tip.weight.is_nan() || tip.weight <= 0.0 {
-        return;
-    }
-    let (upper, lower) = (root.distance(joint), joint.distance(end));
-    let from_x_axis = pose.segment_angle_from_x_axis(1);
-    let wanted = tip.x_axis.to_angle();
-    let x_angle = if tip.weight >= 1.0 {
-        wanted
-    } else {
-        lerp_angle((end - joint).to_angle() - from_x_axis, wanted, tip.weight.clamp(0.0, 1.0))
-    };
-    let lower_segment = Vec2::from_angle(x_angle + from_x_axis) * lower;
-    let to_start = goal - lower_segment - root;
-    let upper = upper_range.map_or(upper, |(shortest, longest)| to_start.length().max(shortest).min(longest));
-    let toward_start = to_start.normalize_or_zero();
-    let joint = if toward_start == Vec2::ZERO { joint } else { root + toward_start * upper };
-    joints[1] = joint;
-    joints[2] = joint + lower_segment;
 }
