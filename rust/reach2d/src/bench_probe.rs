@@ -23,7 +23,7 @@ pub struct Reach2DIoFloor {
     target: Option<Gd<Node2D>>,
     root: Option<Gd<Bone2D>>,
     tip: Option<Gd<Bone2D>>,
-    bones: Bones,
+    chain: Bones,
     /// The same bones, root first, for the variants that bypass [`Bones`].
     bones: Vec<Gd<Bone2D>>,
     parent: Option<Gd<CanvasItem>>,
@@ -58,10 +58,10 @@ impl Reach2DIoFloor {
     fn run(&mut self) -> bool {
         counted(|| {
             let Ok(_goal) = target_position(self.target.as_ref()) else { return false };
-            if ensure_chain(&mut self.bones, self.root.as_ref(), self.tip.as_ref(), Shape::Chain).is_err() {
+            if ensure_chain(&mut self.chain, self.root.as_ref(), self.tip.as_ref(), Shape::Chain).is_err() {
                 return false;
             }
-            bones::rewrite_as_read(&mut self.bones).is_ok()
+            bones::rewrite_as_read(&mut self.chain).is_ok()
         })
     }
 
