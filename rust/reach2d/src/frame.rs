@@ -81,6 +81,9 @@ pub trait Shared: WithBaseField<Base = Node2D> {
     fn editor_preview(&self) -> bool;
     /// Records the outcome of a good solve in the node's read-only properties.
     fn record(&mut self, solved: Solved);
+    /// `true` when a solve needs the frame's delta (a speed limit is set); [`solve`] asks the engine for it only
+    /// then.
+    fn speed_limited(&self) -> bool;
 }
 
 /// A node's own setup check and solve, written in its file.
@@ -90,11 +93,6 @@ pub trait IkNode: Shared {
     /// Checks the setup, reads, solves and writes, advancing time by `delta` seconds. On error no bone may have
     /// been written.
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem>;
-    /// `true` when a solve needs the frame's delta (a speed limit is set); [`solve`] asks the engine for it only
-    /// then.
-    fn speed_limited(&self) -> bool {
-        false
-    }
 }
 
 /// Runs the nodes' own per-frame code; debug builds and release builds with the `bench` feature count its heap

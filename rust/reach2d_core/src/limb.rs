@@ -4,8 +4,11 @@
 
 use glam::Vec2;
 
+use crate::SolveError;
+use crate::pole::side_of;
+use crate::posed::{TipDirection, follow_tip_direction};
+use crate::two_bone::{soften_reach, solve_two_bone};
 use crate::write_back::{BonePose, ChainPose};
-use crate::{SolveError, TipDirection, follow_tip_direction, side_of, soften_reach, solve_two_bone};
 
 /// Where a limb solve goes and how: the target, the pole, the tip's direction, the stretch and the softness.
 #[derive(Clone, Copy, Debug)]

@@ -4,8 +4,10 @@
 
 use glam::Vec2;
 
+use crate::angle::{AngleLimit, ChainLimits};
+use crate::pole::pre_bend_toward_pole;
 use crate::write_back::{ChainPose, lerp_angle};
-use crate::{AngleLimit, ChainLimits, ChainSolver, SolveError, SolveReport, pre_bend_toward_pole};
+use crate::{ChainSolver, SolveError, SolveReport};
 
 /// The tip bone's wanted global direction (`match_target_rotation`).
 #[derive(Clone, Copy, Debug, PartialEq)]

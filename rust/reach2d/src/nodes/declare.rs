@@ -159,6 +159,7 @@ macro_rules! node_class {
                     physics: "[member update_mode]: step every physics frame.",
                     manual: "[member update_mode]: step only when [method advance] or [method solve] is called.",
                 }
+                speed_limited(_this) { false }
                 middle {}
                 settings { $($settings)* }
                 setters { $($($setters)*)? }
@@ -257,6 +258,7 @@ macro_rules! node_class {
                     physics: "[member update_mode]: solve every physics frame.",
                     manual: "[member update_mode]: solve only when [method solve] is called.",
                 }
+                speed_limited(this) { this.max_angular_speed > 0.0 }
                 middle {
                     /// Start every solve from the bones' rest pose ([member Bone2D.rest]'s rotation) instead of the last
                     /// solve's result, so the same target always gives the same pose (Godot 3D's [i]deterministic[/i]). A
@@ -284,6 +286,15 @@ macro_rules! node_class {
                 }
                 settings { $($settings)* }
                 setters {
+                    /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code],
+                    /// leaving every bone untouched, when the setup is invalid (the reason is printed once and shown as
+                    /// a configuration warning). [member max_angular_speed] counts the current physics tick's delta
+                    /// when called during a physics frame, else the current process frame's.
+                    #[func]
+                    pub fn solve(&mut self) -> bool {
+                        $crate::frame::solve(self)
+                    }
+
                     /// Sets [member max_angular_speed] (radians per second): a value below 0 (or not finite) prints an
                     /// error and keeps the current one.
                     #[func]

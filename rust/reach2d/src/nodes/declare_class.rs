@@ -19,6 +19,7 @@ macro_rules! declare_class {
                 physics: $physics_doc:tt,
                 manual: $manual_doc:tt,
             }
+            speed_limited($this:ident) $speed_limited:block
             middle { $($middle:tt)* }
             settings { $($settings:tt)* }
             setters { $($setters:tt)* }
@@ -153,6 +154,10 @@ macro_rules! declare_class {
             fn record(&mut self, solved: $crate::frame::Solved) {
                 self.last_error = solved.error;
                 self.last_iterations = solved.iterations as i32;
+            }
+            fn speed_limited(&self) -> bool {
+                let $this = self;
+                $speed_limited
             }
         }
     };

@@ -98,18 +98,6 @@ impl INode2D for FabrikChain2D {
     }
 }
 
-#[godot_api(secondary)]
-impl FabrikChain2D {
-    /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code], leaving every
-    /// bone untouched, when the setup is invalid (the reason is printed once and shown as a configuration warning).
-    /// [member max_angular_speed] counts the current physics tick's delta when called during a physics frame, else
-    /// the current process frame's.
-    #[func]
-    pub fn solve(&mut self) -> bool {
-        frame::solve(self)
-    }
-}
-
 impl IkNode for FabrikChain2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         self.check().map(drop)
@@ -127,10 +115,6 @@ impl IkNode for FabrikChain2D {
         let report = bones.pose.solve(&settings, Aim { goal, pole, tip }, limits).map_err(Problem::Solver)?;
         let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
         Ok(Solved { error: effector.distance(goal), iterations: report.iterations })
-    }
-
-    fn speed_limited(&self) -> bool {
-        self.max_angular_speed > 0.0
     }
 }
 

@@ -87,18 +87,6 @@ impl INode2D for LookAt2D {
     }
 }
 
-#[godot_api(secondary)]
-impl LookAt2D {
-    /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code], leaving every
-    /// bone untouched, when the setup is invalid (the reason is printed once and shown as a configuration warning).
-    /// [member max_angular_speed] counts the current physics tick's delta when called during a physics frame, else
-    /// the current process frame's.
-    #[func]
-    pub fn solve(&mut self) -> bool {
-        frame::solve(self)
-    }
-}
-
 impl IkNode for LookAt2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         self.check().map(drop)
@@ -116,10 +104,6 @@ impl IkNode for LookAt2D {
         let error =
             if to_target.length_squared() > 0.0 { signed_angle(effector - origin, to_target).abs() } else { 0.0 };
         Ok(Solved { error, iterations: 1 })
-    }
-
-    fn speed_limited(&self) -> bool {
-        self.max_angular_speed > 0.0
     }
 }
 

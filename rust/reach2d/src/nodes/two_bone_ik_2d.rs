@@ -153,18 +153,6 @@ impl INode2D for TwoBoneIk2D {
     }
 }
 
-#[godot_api(secondary)]
-impl TwoBoneIk2D {
-    /// Solves now, whatever [member update_mode] and [member enabled] say. Returns [code]false[/code], leaving every
-    /// bone untouched, when the setup is invalid (the reason is printed once and shown as a configuration warning).
-    /// [member max_angular_speed] counts the current physics tick's delta when called during a physics frame, else
-    /// the current process frame's.
-    #[func]
-    pub fn solve(&mut self) -> bool {
-        frame::solve(self)
-    }
-}
-
 impl IkNode for TwoBoneIk2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         self.check().map(drop)
@@ -196,10 +184,6 @@ impl IkNode for TwoBoneIk2D {
             None => effector,
         };
         Ok(Solved { error: effector.distance(goal), iterations: 1 })
-    }
-
-    fn speed_limited(&self) -> bool {
-        self.max_angular_speed > 0.0
     }
 }
 
