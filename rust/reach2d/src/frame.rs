@@ -71,7 +71,7 @@ pub struct NodeState {
     listed_bones: usize,
 }
 
-/// The shared properties a node declares (`nodes/declare.rs` writes this for each class).
+/// The shared properties a node declares (`nodes/declare_class.rs` writes this for each class).
 pub trait Shared: WithBaseField<Base = Node2D> {
     fn state(&mut self) -> &mut NodeState;
     fn state_ref(&self) -> &NodeState;
