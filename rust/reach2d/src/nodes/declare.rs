@@ -31,17 +31,16 @@ macro_rules! node_class {
             last_iterations: $last_iterations_doc:tt,
         }
     ) => {
+        // A chain's bones are a limb's with the chain's help text (and no further fields).
         $crate::nodes::declare::node_class! {
-            @tip_rotation $(#$doc)*
+            $(#$doc)*
             pub struct $class {
                 target: $target_doc,
-                bones {
+                bones: limb {
                     /// First bone of the chain (it turns but never moves).
-                    #[export]
-                    root_bone: Option<Gd<Bone2D>>,
+                    root_bone,
                     /// Last bone of the chain: [member root_bone] itself or one of its Bone2D descendants.
-                    #[export]
-                    tip_bone: Option<Gd<Bone2D>>,
+                    tip_bone,
                     /// Optional: a node the chain's middle bends toward, like the built-in FABRIK's magnet (an elbow or
                     /// knee pointer for a longer limb). Each solve starts (instead of from the last frame's pose) from
                     /// the chain bent like a two-bone limb (its first half and the rest each straight) that reaches for
@@ -51,8 +50,7 @@ macro_rules! node_class {
                     /// it a child of the character and it turns with it: the mirrored character gets the mirror image
                     /// of the pose. A pole that was freed, is outside the tree or has a NaN position stops the node
                     /// (one error and a configuration warning, the bones keep their pose) until it is fixed or cleared.
-                    #[export]
-                    pole: Option<Gd<Node2D>>,
+                    pole,
                 }
                 settings { $($settings)* }
                 setters { $($($setters)*)? }
