@@ -3,14 +3,12 @@ extends "res://lib/test_case.gd"
 ## reported once, not every frame.
 const ErrorLog := preload("res://lib/error_log.gd")
 
-const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
 
 
 func setup(klass: String) -> Dictionary:
 	var skeleton := make_chain([40.0, 30.0, 20.0], [0.3, -0.6, 0.4])
 	var target := make_target(Vector2(430, 340))
-	var tip := 1 if klass == "TwoBoneIk2D" else 2
-	var ik := make_ik(klass, skeleton, target, 0, tip)
+	var ik := make_ik(klass, skeleton, target, 0, Nodes.tip_index(klass, 3))
 	expect(ik.solve(), "%s: a good first solve" % klass)
 	return {"skeleton": skeleton, "bones": bones_of(skeleton), "target": target, "ik": ik}
 
@@ -40,7 +38,7 @@ func free_case(case: Dictionary) -> void:
 
 
 func test_unset_freed_and_outside_targets() -> void:
-	for klass in CLASSES:
+	for klass in Nodes.ALL.filter(func(k): return Nodes.has_target(k)):
 		var case := setup(klass)
 		case["ik"].target = null
 		expect_refused(case, "%s target unset" % klass)
@@ -62,11 +60,11 @@ func test_unset_freed_and_outside_targets() -> void:
 
 
 func test_unset_and_freed_bones_and_broken_chains() -> void:
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		var case := setup(klass)
 		var bones: Array = case["bones"]
 		var ik: Node2D = case["ik"]
-		if klass == "LookAt2D":
+		if Nodes.single_bone(klass):
 			ik.bone = null
 			expect_refused(case, "LookAt2D bone unset")
 			ik.bone = bones[0]
@@ -102,14 +100,13 @@ func test_unset_and_freed_bones_and_broken_chains() -> void:
 
 
 func test_degenerate_chains_stay_finite() -> void:
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		# Zero-length bones and coincident joints.
 		var skeleton := make_chain([40.0, 0.0, 30.0, 0.0], [0.3, 0.5, -0.4, 0.2])
 		var bones := bones_of(skeleton)
 		bones[2].position = Vector2.ZERO
 		var target := make_target(Vector2(440, 320))
-		var tip := 1 if klass == "TwoBoneIk2D" else 3
-		var ik := make_ik(klass, skeleton, target, 0, tip)
+		var ik := make_ik(klass, skeleton, target, 0, Nodes.tip_index(klass, 4))
 		ik.solve()
 		expect(all_finite(bones), "%s zero-length bones: finite" % klass)
 		# The target exactly on the root.
@@ -133,26 +130,43 @@ func test_degenerate_chains_stay_finite() -> void:
 			node.free()
 
 
+## Breaks a working node's setup the way a script might: the target unset, or (a node without one) the tip.
+## Returns the words of the one error it must print.
+func break_setup(case: Dictionary) -> String:
+	if Nodes.has_target(case["ik"].get_class()):
+		case["ik"].target = null
+		return "No target"
+	case["ik"].tip_bone = null
+	return "No tip bone"
+
+
+func mend_setup(case: Dictionary) -> void:
+	if Nodes.has_target(case["ik"].get_class()):
+		case["ik"].target = case["target"]
+	else:
+		case["ik"].tip_bone = case["bones"][-1]
+
+
 func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
 	if not ClassDB.class_exists("Logger"):
 		print("Logger needs Godot 4.5+; counting skipped")
 		return
 	var logger := ErrorLog.new()
 	OS.add_logger(logger)
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		var case := setup(klass)
 		case["ik"].update_mode = 0
-		case["ik"].target = null
+		var words := break_setup(case)
 		for i in 20:
 			await get_tree().process_frame
-		expect(logger.count("No target") == 1, "%s: one error for 20 frames without a target (got %d)" % [klass, logger.count("No target")])
+		expect(logger.count(words) == 1, "%s: one error for 20 frames without it (got %d)" % [klass, logger.count(words)])
 		# After a good solve, a new problem is reported again, once.
-		case["ik"].target = case["target"]
+		mend_setup(case)
 		await get_tree().process_frame
-		case["ik"].target = null
+		break_setup(case)
 		for i in 5:
 			await get_tree().process_frame
-		expect(logger.count("No target") == 2, "%s: reported again after recovering (got %d)" % [klass, logger.count("No target")])
+		expect(logger.count(words) == 2, "%s: reported again after recovering (got %d)" % [klass, logger.count(words)])
 		logger.take()
 		free_case(case)
 	OS.remove_logger(logger)

@@ -9,7 +9,6 @@ extends "res://lib/test_case.gd"
 ## problem over 10 frames of solving. The matrix is printed at the end of the run (see tests/README.md).
 const ErrorLog := preload("res://lib/error_log.gd")
 
-const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
 const FRAMES := 10
 
 ## Floats a script can assign: each must be refused (one error) or clamped into the documented range.
@@ -58,8 +57,7 @@ func setup(klass: String) -> Dictionary:
 	var bones := bones_of(skeleton)
 	bones[1].set_bone_angle(0.2)
 	var target := make_target(skeleton.global_position + Vector2(-40, 45))
-	var tip := 1 if klass == "TwoBoneIk2D" else 2
-	var ik := make_ik(klass, skeleton, target, 0, tip, 2)
+	var ik := make_ik(klass, skeleton, target, 0, Nodes.tip_index(klass, 3), 2)
 	# Converged before the case starts, so a later change of pose can only come from the bad input.
 	for i in 8:
 		ik.solve()
@@ -190,7 +188,7 @@ func node_check(before: Variant, after: Variant, message_count: int) -> String:
 
 
 func test_enum_properties() -> void:
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		for value in BAD_ENUMS:
 			await property_case(klass, "update_mode", value, enum_check)
 		for value in ["physics", 1.5, null, Vector2.ONE]:
@@ -199,14 +197,8 @@ func test_enum_properties() -> void:
 
 
 func test_float_properties() -> void:
-	var props := {
-		"FabrikChain2D": ["weight", "tolerance", "max_angular_speed", "target_rotation_weight"],
-		"CcdChain2D": ["weight", "tolerance", "max_angle_step", "max_angular_speed", "target_rotation_weight"],
-		"TwoBoneIk2D": ["weight", "softness", "max_angular_speed", "target_rotation_weight", "stretch", "compress"],
-		"LookAt2D": ["weight", "angle_offset", "max_angular_speed"],
-	}
-	for klass in CLASSES:
-		for property in props[klass]:
+	for klass in Nodes.ALL:
+		for property in Nodes.CHECKED_FLOATS[klass]:
 			var r: Array = FLOAT_RANGES[property]
 			for value in BAD_FLOATS:
 				var refused: bool = not (is_finite(value) and value >= r[0] and value <= r[1])
@@ -215,21 +207,15 @@ func test_float_properties() -> void:
 
 
 func test_iteration_counts() -> void:
-	for klass in ["FabrikChain2D", "CcdChain2D"]:
+	for klass in Nodes.CHAINS:
 		for value in BAD_COUNTS:
 			await property_case(klass, "max_iterations", value, count_check)
 	print_matrix("iteration counts")
 
 
 func test_wrong_class_nodes() -> void:
-	var slots := {
-		"FabrikChain2D": ["target", "root_bone", "tip_bone", "pole"],
-		"CcdChain2D": ["target", "root_bone", "tip_bone", "pole"],
-		"TwoBoneIk2D": ["target", "root_bone", "tip_bone", "pole"],
-		"LookAt2D": ["target", "bone"],
-	}
-	for klass in CLASSES:
-		for slot in slots[klass]:
+	for klass in Nodes.ALL:
+		for slot in Nodes.node_slots(klass):
 			var wrong := [Node.new(), Sprite2D.new() if slot not in ["target", "pole"] else Node3D.new(), 5, "bone_0", Resource.new()]
 			for value in wrong:
 				await property_case(klass, slot, value, node_check)
@@ -241,7 +227,7 @@ func test_wrong_class_nodes() -> void:
 
 ## set_angle_limits / clear_angle_limits / has_angle_limits with bad indices and angles.
 func test_angle_limit_arguments() -> void:
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		for index in BAD_INDICES:
 			await method_case(klass, "set_angle_limits(%d, -0.5, 0.5)" % index, func(ik): ik.set_angle_limits(index, -0.5, 0.5), index == 512)
 			await method_case(klass, "clear_angle_limits(%d)" % index, func(ik): ik.clear_angle_limits(index), index == 512)
@@ -335,12 +321,7 @@ func add_seven_more_nodes(c: Dictionary) -> void:
 	var extras := []
 	for i in 7:
 		var extra: Node2D = ClassDB.instantiate(klass)
-		extra.target = c["target"]
-		if klass == "LookAt2D":
-			extra.bone = c["bones"][0]
-		else:
-			extra.root_bone = c["bones"][0]
-			extra.tip_bone = c["bones"][1 if klass == "TwoBoneIk2D" else 2]
+		Nodes.attach(extra, c["bones"], c["target"], 0, Nodes.tip_index(klass, 3))
 		c["ik"].add_sibling(extra)
 		extras.append(extra)
 	c["extras"] = extras
@@ -369,8 +350,8 @@ func no_change(_c: Dictionary) -> void:
 
 
 func test_scene_cases() -> void:
-	for klass in CLASSES:
-		var chain: bool = klass != "LookAt2D"
+	for klass in Nodes.ALL:
+		var chain: bool = not Nodes.single_bone(klass)
 		await scene_case(klass, "middle bone freed mid-run", setup(klass), free_middle_bone, chain)
 		await scene_case(klass, "second bone re-parented to the skeleton", setup(klass), reparent_second_bone, chain)
 		if chain:
@@ -379,12 +360,12 @@ func test_scene_cases() -> void:
 			await scene_case(klass, "skeleton scale %s" % s, setup(klass), scale_skeleton.bind(s), false)
 			await scene_case(klass, "root bone scale %s" % s, setup(klass), scale_root_bone.bind(s), false)
 		await scene_case(klass, "8 nodes on the same bones", setup(klass), add_seven_more_nodes, false)
-		if chain:
+		if Nodes.has_pole(klass):
 			await scene_case(klass, "pole freed mid-run", setup(klass), free_pole, true)
 			await scene_case(klass, "pole at NaN", setup(klass), nan_pole, true)
 	# Chains of 1 and 512 bones.
 	for n in [1, 512]:
-		for klass in ["FabrikChain2D", "CcdChain2D", "LookAt2D"]:
+		for klass in Nodes.ALL.filter(func(k): return k != "TwoBoneIk2D"):
 			var lengths := []
 			for i in n:
 				lengths.append(4.0)

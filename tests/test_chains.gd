@@ -1,7 +1,7 @@
 extends "res://lib/test_case.gd"
 ## FabrikChain2D and CcdChain2D over real Skeleton2D/Bone2D chains: reach, lengths, limits, weight, modes.
 
-const CHAINS := ["FabrikChain2D", "CcdChain2D"]
+const CHAINS := Nodes.CHAINS
 
 
 func zigzag(n: int) -> Array:

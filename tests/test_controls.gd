@@ -3,8 +3,9 @@ extends "res://lib/test_case.gd"
 ## test_mirror.gd), solving from rest (the same target gives the same pose; animation still layers under it), and
 ## the speed limit (per-tick change within max_angular_speed * delta at two physics rates, angle limits held).
 
-const CHAINS := ["FabrikChain2D", "CcdChain2D"]
-const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+const CHAINS := Nodes.CHAINS
+## The controls of the target-driven nodes (the Motion group) are tested on each of them.
+var CLASSES := Nodes.with_target()
 const MirrorRig := preload("res://lib/mirror_rig.gd")
 const SETUPS := MirrorRig.SETUPS
 

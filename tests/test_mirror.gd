@@ -3,7 +3,7 @@ extends "res://lib/test_case.gd"
 ## exactly like an unmirrored chain, in ONE solve, and a character mirrored with scale.x = -1 must get the mirror
 ## image of the unmirrored pose.
 
-const CHAINS := ["FabrikChain2D", "CcdChain2D"]
+const CHAINS := Nodes.CHAINS
 const MirrorRig := preload("res://lib/mirror_rig.gd")
 const SETUPS := MirrorRig.SETUPS
 

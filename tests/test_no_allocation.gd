@@ -20,8 +20,9 @@ func test_the_controls_allocate_nothing_per_frame() -> void:
 	await count_steady_state(true)
 
 
-## Four nodes (one per class) solve 60 frames toward moving targets and poles; the nodes' code must not allocate.
-## With `every_control`, the animator controls are on too: solve from rest, a speed limit, tip rotation, stretch.
+## One node per class solves 60 frames toward moving targets and poles (the spring under gravity, with a stiffness
+## curve), and every skeleton flips (scale.x = -1) halfway; the nodes' code must not allocate. With
+## `every_control`, the animator controls are on too: solve from rest, a speed limit, tip rotation, stretch.
 func count_steady_state(every_control: bool) -> void:
 	if not ClassDB.class_exists("Reach2DDebug"):
 		expect(false, "the debug build registers Reach2DDebug")
@@ -31,21 +32,28 @@ func count_steady_state(every_control: bool) -> void:
 		lengths.append(20.0)
 	var nodes := []
 	var targets := []
-	for klass in ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]:
+	var skeletons := []
+	for klass in Nodes.ALL:
 		var skeleton := make_chain(lengths, [0.2, -0.3, 0.25, -0.2])
+		skeletons.append(skeleton)
 		var target := make_target(skeleton.global_position + Vector2(80, 60))
 		target.rotation = 0.7
-		var tip := 1 if klass == "TwoBoneIk2D" else lengths.size() - 1
-		var ik := make_ik(klass, skeleton, target, 0, tip, 0)
+		var ik := make_ik(klass, skeleton, target, 0, Nodes.tip_index(klass, lengths.size()), 0)
 		ik.set_angle_limits(0, -1.0, 1.0)
 		# The animator controls are part of the per-frame path too: a moving pole, a look-at offset.
 		if klass == "LookAt2D":
 			ik.angle_offset = 0.7
-		else:
+		if Nodes.has_pole(klass):
 			var pole := make_target(skeleton.global_position + Vector2(20, -70))
 			ik.pole = pole
 			targets.append(pole)
-		if every_control:
+		if klass == "SpringChain2D":
+			ik.gravity = Vector2(0, 980)
+			var curve := Curve.new()
+			curve.add_point(Vector2(0, 1))
+			curve.add_point(Vector2(1, 0.2))
+			ik.stiffness_curve = curve
+		elif every_control:
 			ik.solve_from_rest = true
 			ik.max_angular_speed = 4.0
 			if klass != "LookAt2D":
@@ -64,14 +72,19 @@ func count_steady_state(every_control: bool) -> void:
 	for frame in 60:
 		for t in targets:
 			t.position += Vector2(cos(frame * 0.3), sin(frame * 0.2)) * 3.0
+		if frame == 30:
+			for skeleton in skeletons:
+				skeleton.scale = Vector2(-1, 1)
 		await get_tree().process_frame
 	var used := allocations() - baseline
 	var which := "with every control on" if every_control else "solving"
-	expect(used == 0, "60 frames of four nodes %s made %d heap allocations in the nodes' code" % [which, used])
+	expect(used == 0, "60 frames of %d nodes %s made %d heap allocations in the nodes' code" % [nodes.size(), which, used])
 	# For the record: what the godot-rust call layer around the callbacks allocated (debug build, strict safeguards).
-	print("godot-rust call layer, debug build, %s: %.1f allocations per node per frame" % [which, (all_rust_allocations() - everything) / 240.0])
+	print("godot-rust call layer, debug build, %s: %.1f allocations per node per frame" % [which, (all_rust_allocations() - everything) / (60.0 * nodes.size())])
 	for ik in nodes:
 		expect(ik.last_error >= 0.0, "%s solved every frame" % ik.name)
+		if ik is SpringChain2D:
+			expect(ik.last_iterations > 0, "the spring stepped")
 
 
 func test_reading_and_setting_properties_allocates_nothing_in_the_nodes() -> void:

@@ -4,7 +4,7 @@ extends "res://lib/test_case.gd"
 ## mirror image, and a broken pole is one clear problem that leaves the bones alone.
 
 const MirrorRig := preload("res://lib/mirror_rig.gd")
-const CHAINS := ["FabrikChain2D", "CcdChain2D"]
+const CHAINS := Nodes.CHAINS
 
 
 ## A mirror-rig character with an IK node of `klass` (two-bone on bones 0-1, chains on 0-3), a reachable target and

@@ -5,7 +5,8 @@ extends "res://lib/test_case.gd"
 const ErrorLog := preload("res://lib/error_log.gd")
 
 const SCENE := "res://reload/rig.tscn"
-const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+## The rig has one node per class, each on a skeleton of its own.
+var SKELETONS := Nodes.ALL.size()
 
 
 var logger := ErrorLog.new()
@@ -24,17 +25,17 @@ func frames(n: int) -> void:
 		await get_tree().process_frame
 
 
-## Every IK node of the current scene solved toward its target, with finite bones.
+## Every node of the current scene solved toward its target (the spring: followed its pose), with finite bones.
 func expect_rig_solving(label: String) -> void:
 	var scene := get_tree().current_scene
 	if not expect(scene != null and scene.scene_file_path == SCENE, "%s: the rig scene is current" % label):
 		return
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		var ik: Node2D = scene.get_node(klass)
 		var limit := 0.05 if klass == "LookAt2D" else 1.0
 		expect(ik.last_error >= 0.0 and ik.last_error <= limit, "%s: %s solves (last_error %s)" % [label, klass, ik.last_error])
 		expect(ik.get_setup_warning() == "", "%s: %s has no warning" % [label, klass])
-	for i in 4:
+	for i in SKELETONS:
 		expect(all_finite(bones_of(scene.get_node("Skeleton%d" % i))), "%s: skeleton %d finite" % [label, i])
 
 
@@ -46,7 +47,7 @@ func test_scene_change_and_reload_with_nodes_alive() -> void:
 	var first := get_tree().current_scene
 	for round in 3:
 		# Move the targets so that each reload starts from a pose the new nodes must solve again.
-		for i in 4:
+		for i in Nodes.ALL.filter(func(k): return Nodes.has_target(k)).size():
 			get_tree().current_scene.get_node("Target%d" % i).position += Vector2(5, -5)
 		await frames(2)
 		expect(get_tree().reload_current_scene() == OK, "reload_current_scene")
@@ -68,7 +69,7 @@ func test_queue_free_skeleton_while_nodes_live() -> void:
 	await frames(5)
 	logger.take()
 	var scene := get_tree().current_scene
-	for i in 4:
+	for i in SKELETONS:
 		scene.get_node("Skeleton%d" % i).queue_free()
 	await frames(20)
 	var messages := logger.take()
@@ -77,9 +78,9 @@ func test_queue_free_skeleton_while_nodes_live() -> void:
 		counts[m] = counts.get(m, 0) + 1
 		expect(not "panic" in m.to_lower(), "no panic: %s" % m)
 	for m in counts:
-		expect(counts[m] <= 4, "at most one message per node and problem over 20 frames: %s x%d" % [m, counts[m]])
-	expect(messages.size() <= 4, "one message per node whose skeleton went (got %d)" % messages.size())
-	for klass in CLASSES:
+		expect(counts[m] <= SKELETONS, "at most one message per node and problem over 20 frames: %s x%d" % [m, counts[m]])
+	expect(messages.size() <= SKELETONS, "one message per node whose skeleton went (got %d)" % messages.size())
+	for klass in Nodes.ALL:
 		var ik: Node2D = scene.get_node(klass)
 		expect(ik.get_setup_warning() != "", "%s: the warning says the bones are gone" % klass)
 		expect(ik.solve() == false, "%s: solve() refuses" % klass)
@@ -93,12 +94,12 @@ func test_queue_free_nodes_while_skeleton_lives() -> void:
 	logger.take()
 	var scene := get_tree().current_scene
 	var poses := []
-	for i in 4:
+	for i in SKELETONS:
 		poses.append(rotations_of(bones_of(scene.get_node("Skeleton%d" % i))))
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		scene.get_node(klass).queue_free()
 	await frames(10)
-	for i in 4:
+	for i in SKELETONS:
 		var bones := bones_of(scene.get_node("Skeleton%d" % i))
 		expect(all_finite(bones), "skeleton %d finite" % i)
 		expect(rotations_of(bones) == poses[i], "skeleton %d keeps the last solved pose" % i)

@@ -2,7 +2,6 @@ extends "res://lib/test_case.gd"
 ## SpringChain2D: secondary motion on real Skeleton2D/Bone2D chains. It hangs where the physics says, lags behind a
 ## moving body and settles, is the exact mirror image under scale.x = -1 (also across a flip, without a whip),
 ## survives teleports, agrees across frame rates, runs after animation and IK, and treats bad input like the IK nodes.
-const ErrorLog := preload("res://lib/error_log.gd")
 
 const DOWN := Vector2(0, 980)
 
@@ -353,29 +352,14 @@ func expect_refused(spring: Node2D, bones: Array, label: String) -> void:
 	expect(spring.get_setup_warning() != "", "%s: the configuration warning says why" % label)
 
 
+## The spring's own bad input (its forces, odd settings and deltas); a broken chain, zero scales and zero-length
+## bones are test_bad_input.gd's, for every class.
 func test_bad_input_is_refused_and_changes_nothing() -> void:
 	var case := make_character(Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2])
 	var bones: Array = case["bones"]
 	var spring := make_spring(case)
 	spring.gravity = DOWN
 	expect(spring.advance(1.0 / 60.0), "a good first step")
-	spring.tip_bone = null
-	expect_refused(spring, bones, "tip unset")
-	var other := make_character(Vector2(50, 50), [10.0, 10.0], [0.0, 0.0])
-	spring.tip_bone = other["bones"][1]
-	expect_refused(spring, bones, "tip not under root")
-	other["character"].free()
-	expect_refused(spring, bones, "tip freed")
-	spring.tip_bone = bones[2]
-	var spacer := Node2D.new()
-	var child: Bone2D = bones[2]
-	bones[1].remove_child(child)
-	bones[1].add_child(spacer)
-	spacer.add_child(child)
-	expect_refused(spring, bones, "non-bone inside the chain")
-	spacer.remove_child(child)
-	bones[1].add_child(child)
-	spacer.free()
 	spring.gravity = Vector2(NAN, 0)
 	expect_refused(spring, bones, "gravity NaN")
 	spring.gravity = DOWN
@@ -387,82 +371,9 @@ func test_bad_input_is_refused_and_changes_nothing() -> void:
 	# Odd but valid numbers: clamped, never NaN.
 	spring.stiffness = -5.0
 	spring.damping = NAN
-	spring.max_angle_step = -1.0
 	for delta in [0.0, -1.0, 1e-9, 5.0, 1.0 / 60.0]:
 		expect(spring.advance(delta), "delta %s steps" % delta)
 	expect(all_finite(bones), "odd settings and deltas: finite")
-	# Zero scale, zero-length bones.
-	spring.stiffness = 100.0
-	spring.damping = 5.0
-	case["skeleton"].scale = Vector2.ZERO
-	spring.advance(1.0 / 60.0)
-	expect(all_finite(bones), "zero-scale skeleton: finite")
-	case["skeleton"].scale = Vector2.ONE
-	bones[1].scale = Vector2.ZERO
-	spring.advance(1.0 / 60.0)
-	expect(all_finite(bones), "zero-scale bone: finite")
-	bones[1].scale = Vector2.ONE
-	bones[1].position = Vector2.ZERO
-	bones[2].set_length(0.0)
-	for frame in 30:
-		spring.advance(1.0 / 60.0)
-	expect(all_finite(bones), "zero-length bones: finite")
-	var root: Bone2D = bones[0]
-	root.free()
-	expect_refused(spring, bones, "root freed")
-	case["character"].free()
-	spring.free()
-
-
-func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
-	if not ClassDB.class_exists("Logger"):
-		print("Logger needs Godot 4.5+; counting skipped")
-		return
-	var logger := ErrorLog.new()
-	OS.add_logger(logger)
-	var case := make_character(Vector2(300, 250), [30.0, 26.0], [1.4, 0.2])
-	var spring := make_spring(case, 0)
-	spring.tip_bone = null
-	for i in 20:
-		await get_tree().process_frame
-	expect(logger.count("No tip bone") == 1, "one error for 20 frames without a tip (got %d)" % logger.count("No tip bone"))
-	spring.tip_bone = case["bones"][1]
-	await get_tree().process_frame
-	spring.tip_bone = null
-	for i in 5:
-		await get_tree().process_frame
-	expect(logger.count("No tip bone") == 2, "reported again after recovering (got %d)" % logger.count("No tip bone"))
-	OS.remove_logger(logger)
-	case["character"].free()
-	spring.free()
-
-
-func test_steady_state_steps_allocate_nothing() -> void:
-	if not ClassDB.class_exists("Reach2DDebug"):
-		expect(false, "the debug build registers Reach2DDebug")
-		return
-	var lengths := []
-	for i in 12:
-		lengths.append(20.0)
-	var case := make_character(Vector2(300, 150), lengths, [1.2, 0.1, -0.1, 0.1])
-	var spring := make_spring(case, 0)
-	spring.gravity = DOWN
-	spring.set_angle_limits(1, -0.5, 0.5)
-	var curve := Curve.new()
-	curve.add_point(Vector2(0, 1))
-	curve.add_point(Vector2(1, 0.2))
-	spring.stiffness_curve = curve
-	for frame in 5:
-		await get_tree().process_frame
-	var baseline: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
-	for frame in 60:
-		case["character"].position += Vector2(cos(frame * 0.3), sin(frame * 0.2)) * 3.0
-		if frame == 30:
-			case["character"].scale = Vector2(-1, 1)
-		await get_tree().process_frame
-	var used: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
-	expect(used == 0, "60 frames of stepping (with a flip) made %d heap allocations in the node's code" % used)
-	expect(spring.last_iterations > 0, "the spring stepped")
 	case["character"].free()
 	spring.free()
 

@@ -1,6 +1,6 @@
 extends Node
 ## A seeded scene fuzzer: for N frames it randomly adds, frees, re-parents, rescales and animates bones, skeletons,
-## targets and IK nodes of the four classes, and assigns random (often invalid) property values and method
+## targets and nodes of every class, and assigns random (often invalid) property values and method
 ## arguments, the way a buggy game script would. Every frame it checks that no bone holds a NaN and no panic was
 ## logged; every QUIET_EVERY frames it stops changing things and checks that a steady scene, however broken,
 ## prints nothing more (no message repeats every frame).
@@ -9,7 +9,7 @@ extends Node
 const ErrorLog := preload("res://lib/error_log.gd")
 
 const Rig := preload("res://lib/rig.gd")
-const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+const Nodes := preload("res://lib/node_classes.gd")
 const MAX_BONES := 160
 const MAX_NODES := 40
 const QUIET_EVERY := 60
@@ -162,11 +162,12 @@ func random_bone() -> Variant:
 func add_ik() -> void:
 	if iks.size() >= MAX_NODES:
 		return
-	var ik: Node2D = ClassDB.instantiate(pick(CLASSES))
+	var ik: Node2D = ClassDB.instantiate(pick(Nodes.ALL))
 	ik.update_mode = pick([0, 0, 0, 1, 2])
-	ik.target = pick(targets)
+	if Nodes.has_target(ik.get_class()):
+		ik.target = pick(targets)
 	var root = random_bone()
-	if ik.get_class() == "LookAt2D":
+	if Nodes.single_bone(ik.get_class()):
 		ik.bone = root
 	else:
 		ik.root_bone = root
@@ -208,6 +209,10 @@ func random_value(property: String) -> Variant:
 			return pick([0.0, 5.0, 30.0, -1.0, NAN, INF])
 		"update_mode":
 			return pick([0, 1, 2, 0, 7, -1, 3, 2147483647])
+		"stiffness", "damping", "teleport_distance":
+			return pick([200.0, 12.0, 0.0, -5.0, NAN, INF, 1e30])
+		"gravity", "external_force":
+			return pick([Vector2.ZERO, Vector2(0, 980), Vector2(-300, 0), Vector2(NAN, 0), Vector2(0, INF)])
 		"enabled", "editor_preview", "flip_bend":
 			return rng.randf() < 0.7
 		"target":
@@ -218,7 +223,9 @@ func random_value(property: String) -> Variant:
 
 
 func properties_of(ik: Node2D) -> Array:
-	var common := ["weight", "update_mode", "enabled", "editor_preview", "target"]
+	var common := ["weight", "update_mode", "enabled", "editor_preview"]
+	if Nodes.has_target(ik.get_class()):
+		common.append("target")
 	match ik.get_class():
 		"FabrikChain2D":
 			return common + ["tolerance", "max_iterations", "root_bone", "tip_bone"]
@@ -226,6 +233,8 @@ func properties_of(ik: Node2D) -> Array:
 			return common + ["tolerance", "max_iterations", "max_angle_step", "root_bone", "tip_bone"]
 		"TwoBoneIk2D":
 			return common + ["softness", "flip_bend", "root_bone", "tip_bone"]
+		"SpringChain2D":
+			return common + ["stiffness", "damping", "gravity", "external_force", "max_angle_step", "teleport_distance", "root_bone", "tip_bone"]
 	return common + ["bone"]
 
 

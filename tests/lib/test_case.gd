@@ -4,6 +4,8 @@ extends Node
 
 ## The one Bone2D chain builder, shared with the demo project (a link to godot_project/common/rig.gd).
 const Rig := preload("res://lib/rig.gd")
+## The one list of node classes.
+const Nodes := preload("res://lib/node_classes.gd")
 
 var failures: PackedStringArray = []
 
@@ -79,19 +81,14 @@ func all_finite(bones: Array) -> bool:
 	return true
 
 
-## An IK node of class `klass` driving `skeleton`'s chain from bone `root_index` to `tip_index` toward `target`,
-## in manual mode unless told otherwise.
+## A node of class `klass` (any of `Nodes.ALL`) driving `skeleton`'s chain from bone `root_index` to `tip_index`
+## toward `target` (a SpringChain2D has none and ignores it), in manual mode unless told otherwise.
 func make_ik(klass: String, skeleton: Node, target: Node2D, root_index := 0, tip_index := -1, mode := 2) -> Node2D:
 	var bones := bones_of(skeleton)
 	var ik: Node2D = ClassDB.instantiate(klass)
 	ik.name = klass
 	ik.update_mode = mode
-	ik.target = target
-	if klass == "LookAt2D":
-		ik.bone = bones[root_index]
-	else:
-		ik.root_bone = bones[root_index]
-		ik.tip_bone = bones[tip_index]
+	Nodes.attach(ik, bones, target, root_index, tip_index if tip_index >= 0 else bones.size() + tip_index)
 	add_child(ik)
 	return ik
 

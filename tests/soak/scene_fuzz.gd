@@ -9,6 +9,7 @@ extends SceneTree
 
 const Fuzzer := preload("res://lib/scene_fuzzer.gd")
 const TestSceneFuzz := preload("res://test_scene_fuzz.gd")
+const Nodes := preload("res://lib/node_classes.gd")
 
 
 func _initialize() -> void:
@@ -25,7 +26,7 @@ func _initialize() -> void:
 
 func _run(seeds: Array, frames: int) -> void:
 	await process_frame
-	for klass in Fuzzer.CLASSES:
+	for klass in Nodes.ALL:
 		if not ClassDB.class_exists(klass):
 			print("SCENE FUZZ FAIL: %s is not a class: the Reach2D extension is not loaded (run it with `cargo xtask godot`, which lists the extension, after `cargo xtask build`)" % klass)
 			quit(1)

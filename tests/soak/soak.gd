@@ -11,7 +11,7 @@ extends SceneTree
 const ErrorLog := preload("res://lib/error_log.gd")
 
 const Rig := preload("res://lib/rig.gd")
-const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+const Nodes := preload("res://lib/node_classes.gd")
 ## Largest growth accepted between the warm-up sample and the end: allocator noise, not a leak (a leak of even
 ## 8 bytes per chain per 1000 frames would be 800 KB here).
 const MAX_STATIC_GROWTH := 64 * 1024
@@ -63,7 +63,7 @@ func build() -> void:
 	var rng := RandomNumberGenerator.new()
 	rng.seed = 42
 	for i in chains:
-		var klass: String = CLASSES[i % CLASSES.size()]
+		var klass: String = Nodes.ALL[i % Nodes.ALL.size()]
 		var skeleton := Skeleton2D.new()
 		skeleton.position = Vector2((i % 40) * 50.0, (i / 40) * 50.0)
 		if i % 4 == 1:
@@ -79,12 +79,8 @@ func build() -> void:
 		var target := Node2D.new()
 		root.add_child(target)
 		var ik: Node2D = ClassDB.instantiate(klass)
-		ik.target = target
-		if klass == "LookAt2D":
-			ik.bone = bones[0]
-		else:
-			ik.root_bone = bones[0]
-			ik.tip_bone = bones[-1]
+		Nodes.attach(ik, bones, target, 0, n - 1)
+		if not Nodes.single_bone(klass):
 			ik.set_angle_limits(0, -2.0, 2.0)
 		root.add_child(ik)
 		rigs.append({"skeleton": skeleton, "bones": bones, "target": target, "ik": ik, "phase": rng.randf() * TAU, "reach": n * 12.0})
@@ -110,7 +106,7 @@ func all_finite() -> bool:
 
 
 func _run() -> void:
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		if not ClassDB.class_exists(klass):
 			print("SOAK FAIL: %s is not a class: the Reach2D extension is not loaded (run it with `cargo xtask godot`, which lists the extension, after `cargo xtask build`)" % klass)
 			quit(1)

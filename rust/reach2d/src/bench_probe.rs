@@ -10,9 +10,11 @@ use std::time::Instant;
 use godot::classes::{Bone2D, CanvasItem, Node2D};
 use godot::prelude::*;
 
-use crate::chain::BoneChain;
-use crate::common::{counted, target_position};
-use crate::convert::affine;
+use crate::frame::counted;
+use crate::io::bones::{self, Bones};
+use crate::io::chain::Shape;
+use crate::io::convert::affine;
+use crate::setup::{ensure_chain, target_position};
 
 /// Measures the engine I/O a chain solve cannot avoid (benchmarks only; present in builds with the `bench` feature).
 #[derive(GodotClass)]
@@ -21,8 +23,8 @@ pub struct Reach2DIoFloor {
     target: Option<Gd<Node2D>>,
     root: Option<Gd<Bone2D>>,
     tip: Option<Gd<Bone2D>>,
-    chain: BoneChain,
-    /// The same bones, root first, for the variants that bypass [`BoneChain`].
+    chain: Bones,
+    /// The same bones, root first, for the variants that bypass [`Bones`].
     bones: Vec<Gd<Bone2D>>,
     parent: Option<Gd<CanvasItem>>,
 }
@@ -56,10 +58,10 @@ impl Reach2DIoFloor {
     fn run(&mut self) -> bool {
         counted(|| {
             let Ok(_goal) = target_position(self.target.as_ref()) else { return false };
-            if self.chain.ensure(self.root.as_ref(), self.tip.as_ref(), false).is_err() {
+            if ensure_chain(&mut self.chain, self.root.as_ref(), self.tip.as_ref(), Shape::Chain).is_err() {
                 return false;
             }
-            self.chain.rewrite_as_read().is_ok()
+            bones::rewrite_as_read(&mut self.chain).is_ok()
         })
     }
 

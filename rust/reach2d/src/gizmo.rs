@@ -8,8 +8,8 @@ use godot::prelude::*;
 use reach2d_core::AngleLimit;
 use reach2d_core::write_back::ChainPose;
 
-use crate::chain::BoneChain;
-use crate::convert::{affine, transform2d, vector2};
+use crate::io::bones::{self, Bones};
+use crate::io::convert::{affine, transform2d, vector2};
 
 const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
 const LIMIT_COLOR: Color = Color::from_rgba(0.35, 0.85, 1.0, 0.55);
@@ -20,7 +20,7 @@ const POLE_COLOR: Color = Color::from_rgba(0.55, 1.0, 0.45, 0.9);
 /// dashed line from the chain's middle joint, the one it pulls.
 pub fn draw(
     node: &mut Gd<Node2D>,
-    chain: &BoneChain,
+    bones: &Bones,
     target: Option<&Gd<Node2D>>,
     pole: Option<&Gd<Node2D>>,
     limits: &[Option<AngleLimit>],
@@ -28,7 +28,7 @@ pub fn draw(
     if !crate::editor::in_editor() {
         return;
     }
-    let Some((pose, rotations)) = chain.drawn_pose() else { return };
+    let Some((pose, rotations)) = bones::drawn_pose(bones) else { return };
     // A node scaled to zero has no local space to draw in (and Godot's affine_inverse would complain).
     let global = affine(node.get_global_transform());
     let Some(inverse) = global.matrix2.try_inverse() else { return };
@@ -39,7 +39,7 @@ pub fn draw(
 
     // The written pose: the read pose with the rotations of the last solve.
     let mut parent = pose.parent;
-    let mut origins = Vec::with_capacity(chain.len() + 1);
+    let mut origins = Vec::with_capacity(bones.chain.len() + 1);
     for (i, bone) in pose.bones.iter().enumerate() {
         let rotation = rotations.get(i).copied().unwrap_or(bone.rotation);
         if let Some(limit) = limits.get(i).copied().flatten() {

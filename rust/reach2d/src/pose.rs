@@ -1,12 +1,12 @@
 //! The flat buffers one chain's solves work in, reused from solve to solve: the pose as read from the engine, the
 //! joints and lengths the solvers move, and the rotations to write back.
 //!
-//! No Godot types here: `chain.rs` fills the buffers from the bones and writes the rotations to them. Once grown to
+//! No Godot types here: `io/bones.rs` fills the buffers from the bones and writes the rotations to them. Once grown to
 //! the chain's length, nothing here allocates.
 
 use glam::Affine2;
-use reach2d_core::write_back::{BonePose, ChainPose, RotationStep, lerp_angle};
-use reach2d_core::{AngleLimit, ChainLimits, ChainSolver, SolveError, SolveReport, Vec2, pre_bend_toward_pole};
+use reach2d_core::write_back::{BonePose, ChainPose, RotationStep};
+use reach2d_core::{Aim, AngleLimit, ChainSolver, PosedChain, SolveError, SolveReport, Vec2, solve_posed};
 
 /// A chain's pose as read: the owned form of [`ChainPose`].
 #[derive(Default)]
@@ -49,15 +49,6 @@ pub struct PoseBuffers {
     stepped: Vec<f32>,
     stepped_next: Vec<f32>,
     has_stepped: bool,
-}
-
-/// The tip bone's wanted global direction (`match_target_rotation`).
-#[derive(Clone, Copy, Debug)]
-pub struct TipDirection {
-    /// The direction the tip bone's global x axis should take (need not be normalized).
-    pub x_axis: Vec2,
-    /// How much: 0 keeps the direction the plain solve gives, 1 takes `x_axis` exactly.
-    pub weight: f32,
 }
 
 impl PoseBuffers {
@@ -118,29 +109,21 @@ impl PoseBuffers {
         place(self.read.view(), &mut self.joints)
     }
 
-    /// Solves the joints toward `goal` with `solver`, starting from the pose pre-bent toward `pole` when there is one
-    /// (see [`pre_bend_toward_pole`]).
-    ///
-    /// `rotation_limits` bound each bone's local rotation (an empty slice: none); they are translated into the
-    /// solver's segment limits for the pose as read (before the pre-bend, which the limits' offsets must not see).
+    /// Solves the joints toward `aim` with `solver` (see [`solve_posed`]: the pole's pre-bend, `rotation_limits` for
+    /// the pose as read, the tip's direction).
     pub fn solve(
         &mut self,
         solver: &impl ChainSolver,
-        goal: Vec2,
-        pole: Option<Vec2>,
+        aim: Aim,
         rotation_limits: &[Option<AngleLimit>],
     ) -> Result<SolveReport, SolveError> {
-        let limits = if rotation_limits.iter().all(Option::is_none) {
-            ChainLimits::NONE
-        } else {
-            let root_direction =
-                self.read.view().segment_limits(&self.joints, rotation_limits, &mut self.segment_limits);
-            ChainLimits { root_direction, per_bone: &self.segment_limits }
+        let chain = PosedChain {
+            pose: self.read.view(),
+            joints: &mut self.joints,
+            lengths: &self.lengths,
+            segment_limits: &mut self.segment_limits,
         };
-        if let Some(pole) = pole {
-            pre_bend_toward_pole(&mut self.joints, &self.lengths, pole, goal);
-        }
-        solver.solve(&mut self.joints, &self.lengths, goal, &limits)
+        solve_posed(solver, chain, aim, rotation_limits)
     }
 
     /// Turns the joints into rotations, each moved by at most `max_step` radians from the last write-back's
@@ -176,62 +159,5 @@ impl PoseBuffers {
     /// Forgets the speed limit's memory: the next limited write-back steps from the rotations as read.
     pub fn forget_steps(&mut self) {
         self.has_stepped = false;
-    }
-
-    /// Solves the joints toward `goal` with `solver` while the tip bone's global x axis takes `tip.x_axis`: the
-    /// bones before the tip reach the tip bone's start, and the tip bone is laid from there along the wanted
-    /// direction (the built-in FABRIK's `use_target_rotation`). With `tip.weight` below 1 the direction is
-    /// `lerp_angle(plain, wanted, weight)`, where plain is the tip's direction after a solve without it (one more
-    /// solve). A one-bone chain, a zero `x_axis` or a weight of 0 solves as [`PoseBuffers::solve`] does. A `pole`
-    /// pre-bends the bones before the tip toward it, as in [`PoseBuffers::solve`].
-    ///
-    /// The direction is exact when the tip bone's global transform is a similarity (see
-    /// [`ChainPose::segment_angle_from_x_axis`]); the tip bone's own angle limit, applied at write-back, wins
-    /// over it.
-    pub fn solve_with_tip_direction(
-        &mut self,
-        solver: &impl ChainSolver,
-        goal: Vec2,
-        pole: Option<Vec2>,
-        tip: TipDirection,
-        rotation_limits: &[Option<AngleLimit>],
-    ) -> Result<SolveReport, SolveError> {
-        let n = self.read.bones.len();
-        if n < 2
-            || tip.x_axis.length_squared() == 0.0
-            || !tip.x_axis.is_finite()
-            || tip.weight.is_nan()
-            || tip.weight <= 0.0
-        {
-            return self.solve(solver, goal, pole, rotation_limits);
-        }
-        let from_x_axis = self.read.view().segment_angle_from_x_axis(n - 1);
-        let wanted = tip.x_axis.to_angle();
-        let (x_angle, plain_iterations) = if tip.weight >= 1.0 {
-            (wanted, 0)
-        } else {
-            let plain = self.solve(solver, goal, pole, rotation_limits)?;
-            let segment = self.joints[n] - self.joints[n - 1];
-            let plain_x = segment.to_angle() - from_x_axis;
-            self.read.view().joints(&mut self.joints);
-            (lerp_angle(plain_x, wanted, tip.weight.clamp(0.0, 1.0)), plain.iterations)
-        };
-        let tip_segment = Vec2::from_angle(x_angle + from_x_axis) * self.lengths[n - 1];
-        let limits = if rotation_limits.iter().all(Option::is_none) {
-            ChainLimits::NONE
-        } else {
-            let root_direction =
-                self.read.view().segment_limits(&self.joints, rotation_limits, &mut self.segment_limits);
-            ChainLimits { root_direction, per_bone: &self.segment_limits[..n - 1] }
-        };
-        let start = goal - tip_segment;
-        if let Some(pole) = pole {
-            pre_bend_toward_pole(&mut self.joints[..n], &self.lengths[..n - 1], pole, start);
-        }
-        let mut report = solver.solve(&mut self.joints[..n], &self.lengths[..n - 1], start, &limits)?;
-        self.joints[n] = self.joints[n - 1] + tip_segment;
-        report.iterations += plain_iterations;
-        report.distance = self.joints[n].distance(goal);
-        Ok(report)
     }
 }

@@ -106,8 +106,10 @@ mod angle;
 mod ccd;
 mod fabrik;
 mod geom;
+mod limb;
 mod look_at;
 mod pole;
+mod posed;
 mod refine;
 pub mod spring;
 mod two_bone;
@@ -120,8 +122,6 @@ extern crate self as reach2d_core;
 #[cfg(test)]
 #[path = "../tests/common/mod.rs"]
 mod common;
-#[cfg(test)]
-mod tests;
 
 use core::fmt;
 
@@ -130,8 +130,10 @@ pub use glam::Vec2;
 pub use angle::{AngleLimit, ChainLimits, MAX_LIMIT_ANGLE, signed_angle, step_toward, wrap_angle};
 pub use ccd::solve_ccd;
 pub use fabrik::solve_fabrik;
+pub use limb::{BendSide, LimbAim, LimbStretch, solve_limb, stretched_end, unstretch_joints};
 pub use look_at::{LookAtSolution, solve_look_at};
 pub use pole::{STRAIGHT_SINE, pre_bend_toward_pole, side_of};
+pub use posed::{Aim, PosedChain, TipDirection, follow_tip_direction, solve_posed};
 pub use spring::{
     SpringBone, SpringError, SpringFrame, SpringGoal, SpringReport, SpringScale, SpringSettings, carry_spring,
     reset_spring, step_spring,
@@ -317,4 +319,31 @@ pub trait ChainSolver {
         target: Vec2,
         limits: &ChainLimits,
     ) -> Result<SolveReport, SolveError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::common::assert_lengths;
+    use crate::*;
+    use glam::Vec2;
+
+    #[test]
+    fn chain_solver_trait_both_keep_lengths() {
+        let solvers: [&dyn ChainSolver; 2] = [
+            &FabrikSettings { max_iterations: 64, tolerance: 0.01 },
+            &CcdSettings { max_iterations: 64, tolerance: 0.01, ..CcdSettings::default() },
+        ];
+        for solver in solvers {
+            // Incoming spacing differs from the lengths.
+            let mut j = vec![Vec2::ZERO, Vec2::new(1.0, 0.0), Vec2::new(1.0, 1.0)];
+            let l = [3.0, 2.0];
+            let r = solver.solve(&mut j, &l, Vec2::new(2.0, 3.0), &ChainLimits::NONE).unwrap();
+            assert!(r.reached, "{r:?}");
+            assert_lengths(&j, &l, 0.0, 1e-4);
+            assert_eq!(
+                solver.solve(&mut j, &[1.0], Vec2::ONE, &ChainLimits::NONE),
+                Err(SolveError::LengthMismatch { joints: 3, lengths: 1 })
+            );
+        }
+    }
 }

@@ -121,8 +121,11 @@ pub fn soften_reach(distance: f32, reach: f32, softness: f32) -> f32 {
 }
 
 #[cfg(test)]
-mod soften_tests {
+mod tests {
     use super::soften_reach;
+    use crate::common::assert_approx_eq;
+    use crate::*;
+    use glam::Vec2;
 
     #[test]
     fn soften_reach_is_continuous_monotonic_and_ends_straight() {
@@ -148,5 +151,58 @@ mod soften_tests {
             let s = soften_reach(d, reach, 1e30);
             assert!((0.0..=reach).contains(&s) && s <= d + 1e-4, "softness 1e30 at {d}: {s}");
         }
+    }
+
+    #[test]
+    fn two_bone_law_of_cosines() {
+        let root = Vec2::new(1.0, 2.0);
+        let target = root + Vec2::new(5.0, 0.0);
+        let up = solve_two_bone(root, 3.0, 4.0, target, 1.0, 1e-4).unwrap();
+        assert!(up.report.reached);
+        assert_eq!(up.report.iterations, 1);
+        assert_approx_eq!(up.joint, root + Vec2::new(1.8, 2.4), 1e-5);
+        assert_approx_eq!(up.tip, target, 1e-5);
+        assert!((target - root).perp_dot(up.joint - root) > 0.0);
+        let down = solve_two_bone(root, 3.0, 4.0, target, -2.0, 1e-4).unwrap();
+        assert_approx_eq!(down.joint, root + Vec2::new(1.8, -2.4), 1e-5);
+        let zero = solve_two_bone(root, 3.0, 4.0, target, 0.0, 1e-4).unwrap();
+        assert_eq!(zero.joint, up.joint);
+    }
+
+    #[test]
+    fn two_bone_out_of_reach_and_too_close() {
+        let far = solve_two_bone(Vec2::ZERO, 3.0, 4.0, Vec2::new(0.0, 10.0), 1.0, 0.1).unwrap();
+        assert_approx_eq!(far.joint, Vec2::new(0.0, 3.0));
+        assert_approx_eq!(far.tip, Vec2::new(0.0, 7.0));
+        assert!(!far.report.reached);
+        assert_approx_eq!(far.report.distance, 3.0);
+        // |l1 - l2| = 1 > 0.5: folded, tip at distance 1 toward the target.
+        let near = solve_two_bone(Vec2::ZERO, 3.0, 4.0, Vec2::new(0.5, 0.0), 1.0, 0.1).unwrap();
+        assert_approx_eq!(near.tip, Vec2::new(1.0, 0.0));
+        assert_approx_eq!(near.joint, Vec2::new(-3.0, 0.0));
+        let near2 = solve_two_bone(Vec2::ZERO, 4.0, 3.0, Vec2::new(0.5, 0.0), 1.0, 0.1).unwrap();
+        assert_approx_eq!(near2.joint, Vec2::new(4.0, 0.0));
+        assert_approx_eq!(near2.tip, Vec2::new(1.0, 0.0));
+    }
+
+    #[test]
+    fn two_bone_target_at_root_and_bad_input() {
+        let r = solve_two_bone(Vec2::ONE, 2.0, 2.0, Vec2::ONE, 1.0, 0.1).unwrap();
+        assert_approx_eq!(r.joint, Vec2::new(3.0, 1.0));
+        assert_approx_eq!(r.tip, Vec2::ONE);
+        assert!(r.report.reached);
+        let z = solve_two_bone(Vec2::ZERO, 0.0, 0.0, Vec2::ONE, 1.0, 0.1).unwrap();
+        assert!(z.joint.is_finite() && z.tip.is_finite());
+        assert_eq!(
+            solve_two_bone(Vec2::NAN, 1.0, 1.0, Vec2::ONE, 1.0, 0.1),
+            Err(SolveError::NonFiniteJoint { index: 0 })
+        );
+        assert_eq!(
+            solve_two_bone(Vec2::ZERO, 1.0, -1.0, Vec2::ONE, 1.0, 0.1),
+            Err(SolveError::InvalidLength { index: 1 })
+        );
+        assert_eq!(solve_two_bone(Vec2::ZERO, 1.0, 1.0, Vec2::INFINITY, 1.0, 0.1), Err(SolveError::NonFiniteTarget));
+        let big = solve_two_bone(Vec2::splat(1e6), 300.0, 200.0, Vec2::splat(1e6) + 250.0, -1.0, 0.5).unwrap();
+        assert!(big.report.reached, "{:?}", big.report);
     }
 }

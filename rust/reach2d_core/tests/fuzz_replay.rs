@@ -9,6 +9,8 @@ mod fuzz_harness;
 
 use std::path::Path;
 
+use fuzz_harness::common::Rng;
+
 const RANDOM_INPUTS: usize = 3000;
 
 /// Replays every file of the target's corpus and regressions, then `RANDOM_INPUTS` seeded inputs.
@@ -28,15 +30,9 @@ fn replay(target: &str, body: fn(&[u8]) -> bool) -> usize {
             ran += 1;
         }
     }
-    // SplitMix64 bytes, lengths 0..512: cheap extra coverage beyond the saved corpus.
-    let mut state = 0x5EED_u64 ^ target.len() as u64;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    // Seeded bytes (the tests' one RNG), lengths 0..512: cheap extra coverage beyond the saved corpus.
+    let mut rng = Rng(0x5EED_u64 ^ target.len() as u64);
+    let mut next = || rng.next_u64();
     let mut accepted = 0;
     for case in 0..RANDOM_INPUTS {
         let len = (next() % 512) as usize;

@@ -1,7 +1,7 @@
 @tool
 extends Node
-## Hot reload of the extension in a running editor (`reloadable = true` in reach2d.gdextension): with a scene of all
-## four IK nodes open, the library file is replaced by a fresh copy (as `cargo xtask build` places a rebuild: a new
+## Hot reload of the extension in a running editor (`reloadable = true` in reach2d.gdextension): with a scene of
+## one node of every class open, the library file is replaced by a fresh copy (as `cargo xtask build` places a rebuild: a new
 ## file renamed over the old one, so its modification time changes) and Godot reloads the extension. The nodes must
 ## survive with their properties (targets, bones, settings, angle limits) and keep solving, with no panic or error.
 ##
@@ -11,7 +11,7 @@ const OpenScene := preload("open_scene.gd")
 
 const SCENE := "res://reload/rig.tscn"
 const EXTENSION := "res://addons/reach2d/reach2d.gdextension"
-const CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+const Nodes := preload("res://lib/node_classes.gd")
 
 var failures: PackedStringArray = []
 var logger := ErrorLog.new()
@@ -31,10 +31,12 @@ func frames(n: int) -> void:
 ## What must survive a reload: each node's settings and references, as plain values.
 func snapshot(root: Node) -> Dictionary:
 	var out := {}
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		var ik: Node = root.get_node(klass)
-		var entry := {"class": ik.get_class(), "weight": ik.weight, "update_mode": ik.update_mode, "target": ik.target}
-		if klass == "LookAt2D":
+		var entry := {"class": ik.get_class(), "weight": ik.weight, "update_mode": ik.update_mode}
+		if Nodes.has_target(klass):
+			entry["target"] = ik.target
+		if Nodes.single_bone(klass):
 			entry["bone"] = ik.bone
 		else:
 			entry["root_bone"] = ik.root_bone
@@ -81,14 +83,14 @@ func run() -> void:
 	if not expect(root != null, "the scene is still open"):
 		return finish()
 	var after := snapshot(root)
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		for key in before[klass]:
 			expect(before[klass][key] == after[klass][key], "%s.%s survived the reload (%s -> %s)" % [klass, key, before[klass][key], after[klass][key]])
 	# The reloaded code still solves: move each target and let the editor preview follow.
 	for i in 4:
 		root.get_node("Target%d" % i).position += Vector2(6, -4)
 	await frames(10)
-	for klass in CLASSES:
+	for klass in Nodes.ALL:
 		var ik: Node = root.get_node(klass)
 		expect(ik.solve(), "%s solves after the reload" % klass)
 		expect(ik.last_error >= 0.0 and ik.last_error <= (0.05 if klass == "LookAt2D" else 1.0), "%s reaches its target after the reload (%s)" % [klass, ik.last_error])

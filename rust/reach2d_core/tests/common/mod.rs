@@ -1,8 +1,9 @@
 //! The one home of the core's test helpers: a seeded random generator, random chains, and the approximate-equality,
 //! length and limit assertions.
 //!
-//! Shared by the integration tests (`mod common;`) and the unit tests in `src/` (lib.rs includes this file as
-//! `crate::common` under `cfg(test)`, with the crate also visible as `reach2d_core`).
+//! Shared by the unit tests in `src/` (lib.rs includes this file as `crate::common` under `cfg(test)`, with the crate
+//! also visible as `reach2d_core`), the integration tests (`mod common;`) and the fuzz harness
+//! (`tests/fuzz_harness`, which the fuzz targets and `tests/fuzz_replay.rs` include).
 #![allow(dead_code, unused_imports, unused_macros)]
 
 use core::f32::consts::PI;
@@ -68,6 +69,12 @@ impl ApproxEq for Vec2 {
     fn approx_eq(&self, other: &Self, eps: f32) -> bool {
         self.abs_diff_eq(*other, eps)
     }
+}
+
+/// A straight chain of `n` bones `len` long along +x from the origin: its joints and lengths.
+pub fn straight(n: usize, len: f32) -> (Vec<Vec2>, Vec<f32>) {
+    let joints = (0..=n).map(|i| Vec2::new(i as f32 * len, 0.0)).collect();
+    (joints, vec![len; n])
 }
 
 /// Joint positions of a chain posed with absolute bone angles `angles` from `root`.
@@ -139,6 +146,41 @@ pub fn assert_limits(joints: &[Vec2], limits: &ChainLimits, eps_pos: f32) {
         }
         parent = s / len;
         parent_len = len;
+    }
+}
+
+/// [`assert_limits`] for any input the fuzzers make (`eps_pos`: the positions' rounding): a bone given zero length
+/// is skipped as a parent, and a segment shorter than the rounding leaves the next bone's reference unknown (its
+/// direction is noise); angles to `1e-4` rad plus the rounding's angular size.
+pub fn assert_limits_of_any_input(joints: &[Vec2], lengths: &[f32], limits: &ChainLimits, eps_pos: f32) {
+    if !limits.is_active() {
+        return;
+    }
+    let largest = limits.root_direction.abs().max_element();
+    let mut parent = (limits.root_direction / largest).normalize();
+    let mut parent_len = f32::INFINITY;
+    let mut reference_known = true;
+    for (i, w) in joints.windows(2).enumerate() {
+        let s = w[1] - w[0];
+        let len = s.length();
+        if s == Vec2::ZERO && lengths.get(i) == Some(&0.0) {
+            continue; // a zero-length bone: the solvers skip it as a parent
+        }
+        if s.length_squared() <= f32::MIN_POSITIVE || len <= 64.0 * eps_pos {
+            // Shorter than the positions' rounding (e.g. 1e-16 at 1000, or 25 at 1e15, rounded to zero): its
+            // direction is noise, so the next bone's reference is unknown. The precision floor of f32, not a
+            // solver rule.
+            reference_known = false;
+            continue;
+        }
+        if let Some(l) = limits.per_bone[i].filter(|_| reference_known) {
+            let a = signed_angle(parent, s);
+            let eps = 1e-4 + 2.0 * eps_pos / len + 2.0 * eps_pos / parent_len;
+            assert!(l.contains(a, eps), "bone {i}: angle {a} outside {l:?} (eps {eps}); joints {joints:?}");
+        }
+        parent = s / len;
+        parent_len = len;
+        reference_known = true;
     }
 }
 

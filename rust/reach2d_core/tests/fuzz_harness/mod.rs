@@ -10,6 +10,12 @@
 
 use core::f32::consts::{PI, TAU};
 
+// The one home of the test helpers (RNG, asserts), shared with the unit and property tests.
+#[path = "../common/mod.rs"]
+pub mod common;
+
+use common::{assert_lengths, assert_limits_of_any_input, pos_eps, pose};
+
 use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{
     AngleLimit, CcdSettings, ChainLimits, FabrikSettings, MAX_COORDINATE, Vec2, signed_angle, solve_ccd, solve_fabrik,
@@ -118,64 +124,6 @@ fn same_bits(a: &[Vec2], b: &[Vec2]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(p, q)| p.x.to_bits() == q.x.to_bits() && p.y.to_bits() == q.y.to_bits())
 }
 
-/// Rounding allowance for positions of the magnitude found in `points`.
-fn pos_eps(points: &[Vec2], target: Vec2) -> f32 {
-    let scale = points.iter().fold(target.abs().max_element(), |m, p| m.max(p.abs().max_element()));
-    8.0 * f32::EPSILON * scale.max(1.0)
-}
-
-fn assert_lengths(joints: &[Vec2], lengths: &[f32], abs: f32) {
-    for (i, (w, &l)) in joints.windows(2).zip(lengths).enumerate() {
-        let d = w[0].distance(w[1]);
-        assert!((d - l).abs() <= 1e-4 * l + abs, "bone {i}: length {d}, expected {l} (abs eps {abs})");
-    }
-}
-
-/// Each limited bone's angle from its parent segment (last non-zero one, else the root direction).
-fn assert_limits(joints: &[Vec2], lengths: &[f32], limits: &ChainLimits, eps_pos: f32) {
-    if !limits.is_active() {
-        return;
-    }
-    let largest = limits.root_direction.abs().max_element();
-    let mut parent = (limits.root_direction / largest).normalize();
-    let mut parent_len = f32::INFINITY;
-    let mut reference_known = true;
-    for (i, w) in joints.windows(2).enumerate() {
-        let s = w[1] - w[0];
-        let len = s.length();
-        if s == Vec2::ZERO && lengths.get(i) == Some(&0.0) {
-            continue; // a zero-length bone: the solvers skip it as a parent
-        }
-        if s.length_squared() <= f32::MIN_POSITIVE || len <= 64.0 * eps_pos {
-            // Shorter than the positions' rounding (e.g. 1e-16 at 1000, or 25 at 1e15, rounded to zero): its
-            // direction is noise, so the next bone's reference is unknown. The precision floor of f32, not a
-            // solver rule.
-            reference_known = false;
-            continue;
-        }
-        if let Some(l) = limits.per_bone[i].filter(|_| reference_known) {
-            let a = signed_angle(parent, s);
-            let eps = 1e-4 + 2.0 * eps_pos / len + 2.0 * eps_pos / parent_len;
-            assert!(l.contains(a, eps), "bone {i}: angle {a} outside {l:?} (eps {eps}); joints {joints:?}");
-        }
-        parent = s / len;
-        parent_len = len;
-        reference_known = true;
-    }
-}
-
-/// Joint positions of a chain posed with absolute bone angles `angles` from `root`.
-fn pose(root: Vec2, lengths: &[f32], angles: &[f32]) -> Vec<Vec2> {
-    let mut joints = Vec::with_capacity(lengths.len() + 1);
-    let mut p = root;
-    joints.push(p);
-    for (&l, &a) in lengths.iter().zip(angles) {
-        p += Vec2::from_angle(a) * l;
-        joints.push(p);
-    }
-    joints
-}
-
 /// A random chain, target and limits, shaped for either iterative solver.
 #[derive(Debug)]
 struct ChainInput {
@@ -265,8 +213,8 @@ pub fn fabrik(data: &[u8]) -> bool {
             assert!(joints.iter().all(|p| p.is_finite()), "non-finite output: {joints:?}");
             assert_eq!(joints[0], input.joints[0], "the root moved");
             let eps = pos_eps(&joints, input.target).max(pos_eps(&input.joints, input.target));
-            assert_lengths(&joints, &input.lengths, eps);
-            assert_limits(&joints, &input.lengths, &limits, eps);
+            assert_lengths(&joints, &input.lengths, 1e-4, eps);
+            assert_limits_of_any_input(&joints, &input.lengths, &limits, eps);
             check_report(report.distance, report.reached, settings.tolerance, joints[n].distance(input.target), eps);
             assert!(report.iterations <= settings.max_iterations.max(1), "{} iterations", report.iterations);
             true
@@ -305,8 +253,8 @@ pub fn ccd(data: &[u8]) -> bool {
             assert!(joints.iter().all(|p| p.is_finite()), "non-finite output: {joints:?}");
             assert_eq!(joints[0], input.joints[0], "the root moved");
             let eps = pos_eps(&joints, input.target).max(pos_eps(&input.joints, input.target));
-            assert_lengths(&joints, &segments, 64.0 * eps);
-            assert_limits(&joints, &segments, &limits, 64.0 * eps);
+            assert_lengths(&joints, &segments, 1e-4, 64.0 * eps);
+            assert_limits_of_any_input(&joints, &segments, &limits, 64.0 * eps);
             check_report(report.distance, report.reached, settings.tolerance, joints[n].distance(input.target), eps);
             assert!(report.iterations <= settings.max_iterations, "{} iterations", report.iterations);
             true

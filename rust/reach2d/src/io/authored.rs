@@ -1,0 +1,103 @@
+//! The authored-pose memory: what the user (or an animation) gave the bones, told apart from what the node wrote.
+//!
+//! In the editor the preview solves from the rotations the user authored, and saving restores them. At run time
+//! too the node remembers what its last solve wrote: `solve_from_rest` replaces a read rotation that still equals it
+//! with the bone's rest rotation (any other was written by someone else, an animation, and is kept).
+
+use godot::classes::Bone2D;
+use godot::obj::Gd;
+use reach2d_core::write_back::BonePose;
+
+use crate::editor::in_editor;
+use crate::io::convert::affine;
+
+/// A read rotation within this of the one written last is the node's own.
+const OWN_ROTATION: f32 = 1e-5;
+
+/// One chain's authored and written rotations.
+#[derive(Default)]
+pub struct PoseMemory {
+    /// Editor only: the rotations the user authored, which the preview solves from and saving restores.
+    authored: Vec<f32>,
+    /// What the last solve wrote.
+    written: Vec<f32>,
+    /// Editor only: the preview has written `written`.
+    preview_written: bool,
+    /// `written` holds the last solve of this chain (run time and editor).
+    wrote_once: bool,
+}
+
+impl PoseMemory {
+    /// Sets the rotations a solve starts from, in `poses` as read from `bones`: in the editor the authored ones (a
+    /// read rotation that differs from what the last solve wrote is the user's edit and becomes authored); with
+    /// `from_rest`, the rest rotation of each bone that still holds the node's own last result.
+    pub fn start_pose(&mut self, bones: &[Gd<Bone2D>], poses: &mut [BonePose], from_rest: bool) {
+        let editor = in_editor();
+        if editor {
+            self.authored.resize(poses.len(), 0.0);
+        }
+        for (i, pose) in poses.iter_mut().enumerate() {
+            let written = self.written.get(i).copied();
+            let own = written.is_some_and(|w| (pose.rotation - w).abs() <= OWN_ROTATION);
+            if editor {
+                if !self.preview_written || !own {
+                    self.authored[i] = pose.rotation;
+                }
+                pose.rotation = self.authored[i];
+            }
+            // A rotation that differs was written by someone else since (an animation, the user in the editor) and
+            // is kept. Before the first solve every rotation is someone else's (the scene's, an animation's).
+            if from_rest && own && self.wrote_once {
+                pose.rotation = rest_rotation(&bones[i]);
+            }
+        }
+    }
+
+    /// Remembers the rotations a solve wrote.
+    pub fn remember(&mut self, rotations: &[f32]) {
+        self.written.clear();
+        self.written.extend_from_slice(rotations);
+        self.wrote_once = true;
+        if in_editor() {
+            self.preview_written = true;
+        }
+    }
+
+    /// Editor: puts the user's authored rotations back (before saving, or when the preview stops).
+    pub fn restore_authored(&self, bones: &mut [Gd<Bone2D>]) {
+        if self.preview_written {
+            set_rotations(bones, &self.authored);
+        }
+    }
+
+    /// Editor: puts the preview's last solve back (after saving).
+    pub fn reapply_written(&self, bones: &mut [Gd<Bone2D>]) {
+        if self.preview_written {
+            set_rotations(bones, &self.written);
+        }
+    }
+
+    /// Editor: forgets the preview, so the next solve treats the current rotations as authored.
+    pub fn forget_preview(&mut self) {
+        self.preview_written = false;
+    }
+
+    /// Forgets what was written (the chain changed): the next solve starts from the pose it finds.
+    pub fn forget(&mut self) {
+        self.preview_written = false;
+        self.wrote_once = false;
+    }
+}
+
+/// The rotation of a bone's rest transform (`Bone2D.rest`), as `Node2D.rotation` reads it from a transform.
+fn rest_rotation(bone: &Gd<Bone2D>) -> f32 {
+    affine(bone.get_rest()).matrix2.x_axis.to_angle()
+}
+
+fn set_rotations(bones: &mut [Gd<Bone2D>], rotations: &[f32]) {
+    for (bone, &rotation) in bones.iter_mut().zip(rotations) {
+        if bone.is_instance_valid() {
+            bone.set_rotation(rotation);
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! Reading a chain's bones into flat buffers and writing rotations back.
+//!
+//! Per solve this costs O(N) engine calls and, once the buffers have grown to the chain's length, no heap
+//! allocation: each bone's local transform and rotation are read once, the globals are composed here (never read
+//! back from the engine), and only each bone's `rotation` is written (and `TwoBoneIk2D`'s stretch, the tip's
+//! `position`).
+
+use glam::{Affine2, Mat2};
+use reach2d_core::write_back::{BonePose, ChainPose};
+use reach2d_core::{AngleLimit, Vec2, stretched_end};
+
+use crate::io::authored::PoseMemory;
+use crate::io::chain::BoneChain;
+use crate::io::convert::affine;
+use crate::io::stretch::TipPosition;
+use crate::pose::PoseBuffers;
+use crate::problem::Problem;
+
+/// Scale (relative to the other axis) at or below which a skeleton, ancestor or bone counts as collapsed: Godot turns
+/// a zero scale into 1e-5.
+const COLLAPSED_SCALE: f32 = 1.5e-5;
+
+/// Everything a node keeps about its bones between solves.
+#[derive(Default)]
+pub struct Bones {
+    /// The bones themselves, found and watched.
+    pub chain: BoneChain,
+    /// What the user authored and what the node wrote.
+    pub memory: PoseMemory,
+    /// `TwoBoneIk2D`'s stretch: the tip bone's authored and written position.
+    pub tip_position: TipPosition,
+    /// The pose as last read and the buffers its solves work in.
+    pub pose: PoseBuffers,
+}
+
+/// How the tip bone's end is placed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TipEnd {
+    /// `Vector2.from_angle(bone_angle) * length` in the tip bone's space: the end effector of a chain.
+    BoneLength,
+    /// `Vector2.from_angle(bone_angle + offset)` (radians): only the direction matters (look-at).
+    Direction(f32),
+}
+
+/// How one solve starts and how far it may move the bones: the shared settings `solve_from_rest` and
+/// `max_angular_speed`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motion {
+    /// Start from each bone's rest rotation, unless something else (an animation) wrote the rotation since the
+    /// last solve.
+    pub from_rest: bool,
+    /// Most each written rotation may move in this solve, radians, before `weight`; `f32::INFINITY` for no limit.
+    pub max_step: f32,
+}
+
+impl Motion {
+    /// The motion of a solve that advances time by `delta` seconds: `speed` rad/s at most (0: no limit). A negative
+    /// or non-finite `delta` counts as 0.
+    pub fn new(from_rest: bool, speed: f32, delta: f64) -> Self {
+        let max_step = if speed > 0.0 {
+            let delta = if delta.is_finite() { delta.max(0.0) } else { 0.0 };
+            (f64::from(speed) * delta) as f32
+        } else {
+            f32::INFINITY
+        };
+        Self { from_rest, max_step }
+    }
+}
+
+/// Reads the chain's pose into `bones.pose`: local poses, global joints and segment lengths, starting from the
+/// authored (editor) or rest (`from_rest`) rotations by the memory's rules.
+pub fn read(bones: &mut Bones, tip_end: TipEnd, from_rest: bool) -> Result<(), Problem> {
+    read_adjusted(bones, tip_end, from_rest, |_| {})
+}
+
+/// [`read`], letting `adjust` change the bones' local poses before the joints are derived (the stretch's authored
+/// tip position, the spring's goal rotations).
+pub fn read_adjusted(
+    bones: &mut Bones,
+    tip_end: TipEnd,
+    from_rest: bool,
+    adjust: impl FnOnce(&mut [BonePose]),
+) -> Result<(), Problem> {
+    let Bones { chain, memory, pose, .. } = bones;
+    let Some(tip) = chain.bones().last() else { return Err(Problem::EmptyChain) };
+    if !tip.is_inside_tree() {
+        return Err(Problem::BoneOutsideTree);
+    }
+    let direction = Vec2::from_angle(tip.get_bone_angle());
+    let tip_offset = match tip_end {
+        TipEnd::BoneLength => direction * tip.get_length(),
+        TipEnd::Direction(offset) => Vec2::from_angle(tip.get_bone_angle() + offset),
+    };
+    let parent = chain.parent().map_or(Affine2::IDENTITY, |p| affine(p.get_global_transform()));
+    pose.begin(parent, tip_offset);
+    for bone in chain.bones() {
+        let rotation = bone.get_rotation();
+        let local = affine(bone.get_transform());
+        let basis = Mat2::from_angle(-rotation) * local.matrix2;
+        pose.push_bone(BonePose { position: local.translation, rotation, basis });
+    }
+    memory.start_pose(chain.bones(), pose.bones_mut(), from_rest);
+    adjust(pose.bones_mut());
+    if !pose.finish() {
+        return Err(Problem::PoseNotFinite);
+    }
+    // A zero scale on the skeleton, an ancestor or a bone collapses the chain to a point or a line: any rotation
+    // "solves" it, so writing one would only be noise. Keep the last good pose instead.
+    if is_collapsed(parent.matrix2) || pose.pose().bones.iter().any(|b| is_collapsed(b.basis)) {
+        return Err(Problem::ZeroScale);
+    }
+    Ok(())
+}
+
+/// Godot stores a zero scale as 1e-5 (CMP_EPSILON), so a basis this flat on either axis counts as collapsed.
+fn is_collapsed(m: Mat2) -> bool {
+    let longest = m.x_axis.length().max(m.y_axis.length());
+    !(longest > COLLAPSED_SCALE && m.determinant().abs() > COLLAPSED_SCALE * longest * longest)
+}
+
+/// Turns the solved joints into rotations (each moved by at most `max_step` from the last, blended by `weight`,
+/// held in `rotation_limits`) and writes them. Returns the global end effector of the written pose; writes nothing
+/// when any rotation would not be finite.
+pub fn write(
+    bones: &mut Bones,
+    weight: f32,
+    rotation_limits: &[Option<AngleLimit>],
+    max_step: f32,
+) -> Result<Vec2, Problem> {
+    let Bones { chain, memory, pose, .. } = bones;
+    let effector = pose.write_back(weight, rotation_limits, max_step).ok_or(Problem::PoseNotFinite)?;
+    // Tip to root; root to tip measured no different (BENCHMARKS.md, the I/O floor's alternatives).
+    for (bone, &rotation) in chain.bones_mut().iter_mut().zip(pose.rotations()).rev() {
+        bone.set_rotation(rotation);
+    }
+    memory.remember(pose.rotations());
+    Ok(effector)
+}
+
+/// The bone limits that apply to the resolved chain: `limits` cut to its length.
+pub fn chain_limits<'l>(bones: &Bones, limits: &'l [Option<AngleLimit>]) -> &'l [Option<AngleLimit>] {
+    &limits[..limits.len().min(bones.chain.len())]
+}
+
+/// The pose as last read and the rotations of the last solve, for drawing; `None` before a good read of the
+/// resolved chain.
+pub fn drawn_pose(bones: &Bones) -> Option<(ChainPose<'_>, &[f32])> {
+    let n = bones.chain.len();
+    (n > 0 && bones.pose.joints().len() == n + 1).then(|| (bones.pose.pose(), bones.pose.rotations()))
+}
+
+/// Puts the user's authored pose back (editor: before saving, or when the preview stops), stretch included.
+pub fn restore_authored(bones: &mut Bones) {
+    bones.memory.restore_authored(bones.chain.bones_mut());
+    restore_tip_position(bones);
+}
+
+/// Puts the preview's last solve back (editor: after saving), stretch included.
+pub fn reapply_written(bones: &mut Bones) {
+    bones.memory.reapply_written(bones.chain.bones_mut());
+    bones.tip_position.reapply(bones.chain.bones_mut().last_mut());
+}
+
+/// `TwoBoneIk2D`'s stretch: the tip bone's authored local position for the read, while `stretching`; otherwise the
+/// authored position goes back into the bone (a no-op when nothing is stretched) and `None`.
+pub fn authored_tip_position(bones: &mut Bones, stretching: bool) -> Option<Vec2> {
+    if !stretching {
+        restore_tip_position(bones);
+        return None;
+    }
+    bones.chain.bones().last().map(|tip| bones.tip_position.authored(tip))
+}
+
+/// `TwoBoneIk2D`'s stretch, after [`write`]: writes the tip bone's position as its authored one times the solved
+/// `factor`, blended by `weight`. Returns the global end of the limb so written (`None` without a read pose).
+pub fn write_tip_position(bones: &mut Bones, factor: f32, weight: f32) -> Option<Vec2> {
+    let written = 1.0 + (factor - 1.0) * weight.clamp(0.0, 1.0);
+    bones.tip_position.write(bones.chain.bones_mut().last_mut(), written);
+    drawn_pose(bones).and_then(|(pose, rotations)| stretched_end(pose, rotations, written))
+}
+
+/// Puts the tip bone's authored position back if a stretch moved it (stretching off, the node disabled or leaving
+/// the tree).
+pub fn restore_tip_position(bones: &mut Bones) {
+    bones.tip_position.restore(bones.chain.bones_mut().last_mut());
+}
+
+/// Forgets everything remembered about the chain (it is about to be resolved again), restoring the authored pose
+/// first.
+pub fn forget(bones: &mut Bones) {
+    restore_authored(bones);
+    bones.memory.forget();
+    bones.tip_position = TipPosition::default();
+    bones.pose.forget_steps();
+}
+
+/// Bench only: reads the chain as a solve does and writes each bone's rotation back unchanged, with no solving in
+/// between: the engine I/O every solve pays. Returns the tip's end, global px.
+#[cfg(feature = "bench")]
+pub fn rewrite_as_read(bones: &mut Bones) -> Result<Vec2, Problem> {
+    read(bones, TipEnd::BoneLength, false)?;
+    let Bones { chain, pose, .. } = bones;
+    for (bone, read) in chain.bones_mut().iter_mut().zip(pose.pose().bones).rev() {
+        bone.set_rotation(read.rotation);
+    }
+    Ok(*pose.joints().last().unwrap_or(&Vec2::ZERO))
+}

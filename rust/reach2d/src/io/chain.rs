@@ -1,0 +1,174 @@
+//! Finding and watching a chain of Bone2D nodes: resolved once from `tip_bone` up to `root_bone`, checked cheaply
+//! every solve.
+//!
+//! The chain's structure is not walked again every frame: any change to it (a bone reparented, a node inserted, the
+//! root moved elsewhere) takes the tip bone out of the tree and back, and its `tree_entered` signal marks the cached
+//! chain stale.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use godot::builtin::Callable;
+use godot::classes::{Bone2D, CanvasItem, Node};
+use godot::obj::{Gd, InstanceId};
+
+use crate::io::stale_flags;
+use crate::problem::Problem;
+
+/// Which bones a node's chain may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `root ..= tip`, any length.
+    Chain,
+    /// Two bones: the tip is the root's direct child.
+    Limb,
+}
+
+/// The bones of one node, root first, and the watch that tells when they changed.
+#[derive(Default)]
+pub struct BoneChain {
+    bones: Vec<Gd<Bone2D>>,
+    /// The resolved root's and tip's instance ids, kept beside the chain so that the per-solve check touches no
+    /// other memory.
+    ends: Option<(InstanceId, InstanceId)>,
+    /// The root bone's parent when it is a CanvasItem (its global transform places the chain).
+    parent: Option<Gd<CanvasItem>>,
+    /// Set by the tip bone's `tree_entered` signal: the chain may have changed shape.
+    stale: Option<&'static AtomicBool>,
+    /// The tip bone and the callable connected to its `tree_entered`, to disconnect when the chain changes.
+    watch: Option<(Gd<Bone2D>, Callable)>,
+}
+
+impl BoneChain {
+    /// Number of bones in the resolved chain.
+    pub fn len(&self) -> usize {
+        self.bones.len()
+    }
+
+    /// The resolved bones, root first (empty while unresolved).
+    pub fn bones(&self) -> &[Gd<Bone2D>] {
+        &self.bones
+    }
+
+    /// The resolved bones, root first, to write.
+    pub fn bones_mut(&mut self) -> &mut [Gd<Bone2D>] {
+        &mut self.bones
+    }
+
+    /// The root bone's parent, when it is a CanvasItem.
+    pub fn parent(&self) -> Option<&Gd<CanvasItem>> {
+        self.parent.as_ref()
+    }
+
+    /// `true` when the cached chain is still `root ..= tip`, linked the same way (both alive: see [`slots`]);
+    /// otherwise it must be resolved again ([`BoneChain::resolve`]).
+    pub fn is_current(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>) -> bool {
+        let Some((first, last)) = self.ends else { return false };
+        // Both are alive, so their cached ids are current. Freeing any bone of the chain frees the tip with it.
+        first == root.instance_id_unchecked()
+            && last == tip.instance_id_unchecked()
+            && self.stale.is_some_and(|stale| !stale.load(Ordering::Relaxed))
+    }
+
+    /// Forgets the resolved chain and resolves `root ..= tip` anew (both alive: see [`slots`]);
+    /// empty on error. Allocates only when the chain is longer than before.
+    pub fn resolve(&mut self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, shape: Shape) -> Result<(), Problem> {
+        self.forget();
+        let resolved = self.walk_up(root, tip, shape);
+        if resolved.is_err() {
+            self.bones.clear();
+            self.ends = None;
+        }
+        resolved
+    }
+
+    /// Forgets the resolved chain and stops watching it.
+    pub fn forget(&mut self) {
+        self.bones.clear();
+        self.ends = None;
+        self.parent = None;
+        self.unwatch();
+    }
+
+    fn walk_up(&mut self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, shape: Shape) -> Result<(), Problem> {
+        let root_id = root.instance_id();
+        let mut bone = tip.clone();
+        while bone.instance_id() != root_id {
+            self.bones.push(bone.clone());
+            let parent = bone.get_parent().ok_or(Problem::TipNotUnderRoot)?;
+            bone = match parent.try_cast::<Bone2D>() {
+                Ok(parent) => parent,
+                // A non-bone in between, or the root is not above the tip at all.
+                Err(other) => {
+                    return Err(if is_ancestor(root_id, other) {
+                        Problem::NodeBetweenIsNotBone2D
+                    } else {
+                        Problem::TipNotUnderRoot
+                    });
+                }
+            };
+        }
+        self.bones.push(bone);
+        self.bones.reverse();
+        self.ends = Some((root_id, tip.instance_id()));
+        if shape == Shape::Limb && self.bones.len() != 2 {
+            return Err(Problem::TipNotChildOfRoot);
+        }
+        self.parent = self.bones[0].get_parent().and_then(|p| p.try_cast::<CanvasItem>().ok());
+        self.watch(tip);
+        Ok(())
+    }
+
+    /// Watches the tip bone: it leaves and re-enters the tree whenever the chain above it changes.
+    fn watch(&mut self, tip: &Gd<Bone2D>) {
+        self.unwatch();
+        let stale = stale_flags::take();
+        let callable = Callable::from_fn("reach2d_chain_changed", move |_| stale.store(true, Ordering::Relaxed));
+        let mut tip = tip.clone();
+        tip.connect("tree_entered", &callable);
+        self.stale = Some(stale);
+        self.watch = Some((tip, callable));
+    }
+
+    fn unwatch(&mut self) {
+        if let Some(stale) = self.stale.take() {
+            stale_flags::release(stale);
+        }
+        if let Some((mut tip, callable)) = self.watch.take()
+            && tip.is_instance_valid()
+            && tip.is_connected("tree_entered", &callable)
+        {
+            tip.disconnect("tree_entered", &callable);
+        }
+    }
+}
+
+impl Drop for BoneChain {
+    fn drop(&mut self) {
+        self.unwatch();
+    }
+}
+
+/// A node's bone slots `root` and `tip`, or why they cannot make a chain (unset or freed).
+pub fn slots<'a>(
+    root: Option<&'a Gd<Bone2D>>,
+    tip: Option<&'a Gd<Bone2D>>,
+) -> Result<(&'a Gd<Bone2D>, &'a Gd<Bone2D>), Problem> {
+    let root = root.ok_or(Problem::NoRootBone)?;
+    let tip = tip.ok_or(Problem::NoTipBone)?;
+    if !root.is_instance_valid() || !tip.is_instance_valid() {
+        return Err(Problem::BoneFreed);
+    }
+    Ok((root, tip))
+}
+
+/// `true` when the node `ancestor` is `node` or above it.
+fn is_ancestor(ancestor: InstanceId, node: Gd<Node>) -> bool {
+    let mut current = Some(node);
+    while let Some(n) = current {
+        if n.instance_id() == ancestor {
+            return true;
+        }
+        current = n.get_parent();
+    }
+    false
+}

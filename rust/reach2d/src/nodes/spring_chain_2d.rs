@@ -1,0 +1,229 @@
+//! `SpringChain2D`: secondary motion. A chain of Bone2D nodes follows its animated or IK pose through damped
+//! rotational springs (`reach2d_core::spring`), for hair, tails, capes and antennae.
+
+use godot::classes::notify::CanvasItemNotification;
+use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
+use godot::prelude::*;
+use reach2d_core::SpringSettings;
+
+use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::io::bones::{self, TipEnd};
+use crate::io::chain::Shape;
+use crate::io::convert::vec2;
+use crate::limits::AngleLimits;
+use crate::problem::Problem;
+use crate::spring_state::{self, GoalPose, Simulation};
+use crate::{checked, gizmo, setup};
+
+/// Run-time process priority when the user left it at 0: after AnimationPlayer/AnimationTree (0) and after the IK
+/// nodes ([`RUNTIME_PROCESS_PRIORITY`]), so a tail hangs off the body those have posed in the same frame.
+pub const SPRING_PROCESS_PRIORITY: i32 = RUNTIME_PROCESS_PRIORITY + 10;
+
+crate::nodes::declare::node_class! {
+    /// Turns a chain of [Bone2D] nodes so that it follows its animated (or IK) pose through damped springs: hair,
+    /// tails, capes and antennae that lag behind the body, swing under gravity and wind, overshoot and settle.
+    ///
+    /// The chain is [member tip_bone] and its Bone2D ancestors up to [member root_bone]. Every frame the node reads the
+    /// pose the bones have been given (by an [AnimationPlayer], an [AnimationTree], IK nodes or a script) as the goal,
+    /// advances the simulation and writes back only each bone's local [member Node2D.rotation]; position, scale and
+    /// skew are never touched. Each bone is simulated as its angle relative to its parent, pulled toward the goal's
+    /// by [member stiffness], slowed by [member damping], and pushed by [member gravity] and [member external_force]
+    /// and by the motion of the body it hangs from. The simulation runs in fixed substeps of at most 1/240 s, so it
+    /// behaves the same at any frame rate and in process or physics mode.
+    ///
+    /// Mirroring is exact: a character flipped with [code]scale.x = -1[/code] (on the skeleton or any ancestor) moves its
+    /// chain as the mirror image of the unmirrored one, and the flip itself carries the chain's swing over mirrored,
+    /// without a whip. [method reset] snaps the chain onto its current pose; it happens by itself when the node enters
+    /// the tree and when the chain's root moves farther than [member teleport_distance] in one step.
+    ///
+    /// The node runs after [AnimationPlayer], [AnimationTree] and the IK nodes in the same frame (process priority
+    /// 110 at run time), so a tail can hang off an IK-driven body. Per-bone angle limits ([method set_angle_limits])
+    /// hold after every step.
+    pub struct SpringChain2D {
+        bones: spring {
+            /// First bone of the chain: it swings about its origin, which follows the body.
+            root_bone
+        }
+        settings {
+            /// How strongly each bone is pulled back toward its animated angle, in 1/s² (angular acceleration per radian
+            /// away from it). Its square root is the natural frequency in rad/s: 200 swings at about 2.3 Hz. 0 lets the
+            /// chain hang and swing freely.
+            #[export_group(name = "Spring")]
+            #[export(range = (0.0, 2000.0, 0.1, or_greater, suffix = "1/s²"))]
+            #[init(val = 200.0)]
+            stiffness: f32,
+            /// How quickly a bone's swing relative to its parent dies out, in 1/s. About [code]2 * sqrt(stiffness)[/code]
+            /// settles without overshoot; less bounces.
+            #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "1/s"))]
+            #[init(val = 12.0)]
+            damping: f32,
+            /// Gravity on the chain, in global pixels per second squared (Godot's 2D default is [code](0, 980)[/code]). Zero by
+            /// default, so adding the node keeps the animated pose at rest.
+            #[export]
+            gravity: Vector2,
+            /// A constant push added to gravity, in global pixels per second squared: wind. Animate it for gusts.
+            #[export]
+            external_force: Vector2,
+            /// Largest turn of a bone relative to its parent per 1/60 s (a cap on its speed); 0 means no cap. Tames violent
+            /// motion such as a sudden spin of the body.
+            #[export(range = (0.0, 180.0, 0.1, radians_as_degrees))]
+            #[var(set = set_max_angle_step)]
+            max_angle_step: f32,
+            /// Optional: multiplies [member stiffness] along the chain, sampled at [code]i / (bone count - 1)[/code] for bone
+            /// [code]i[/code] (0 at the root, 1 at the tip). Negative values count as 0.
+            #[export]
+            stiffness_curve: Option<Gd<Curve>>,
+            /// Optional: multiplies [member damping] along the chain, sampled like [member stiffness_curve].
+            #[export]
+            damping_curve: Option<Gd<Curve>>,
+            /// When the chain's root moves farther than this in one step, in global pixels, the node calls [method reset]
+            /// instead of letting the chain swing from the jump (a teleport, a respawn). 0 never resets.
+            #[export(range = (0.0, 2000.0, 1.0, or_greater, suffix = "px"))]
+            #[init(val = 500.0)]
+            teleport_distance: f32,
+            /// The goal pose the simulation follows.
+            goal: GoalPose,
+            /// The simulation's state and buffers.
+            simulation: Simulation,
+        }
+        setters {
+            /// Sets [member max_angle_step]: a negative (or not finite) value prints an error and keeps the current
+            /// one.
+            #[func]
+            fn set_max_angle_step(&mut self, value: f32) {
+                checked::set_float(&mut self.max_angle_step, "SpringChain2D", "max_angle_step", value, 0.0, f32::MAX);
+            }
+        }
+        last_error: "The largest angle in radians between a bone and its animated pose (relative to its parent) after the last \
+            step; [code]-1.0[/code] before the first step.",
+        last_iterations: "Substeps the last step simulated (each at most 1/240 s).",
+    }
+}
+
+#[godot_api]
+impl INode2D for SpringChain2D {
+    fn ready(&mut self) {
+        frame::ready(self, SPRING_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        if what == CanvasItemNotification::ENTER_TREE {
+            self.reset();
+        }
+        frame::notification(self, what);
+    }
+    fn draw(&mut self) {
+        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, None, None, self.limits.active());
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
+        self.limits.property_list(self.state.bones.chain.len())
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        frame::counted(|| self.limits.get_property(&property))
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        frame::counted(|| self.limits.set_property(&property, &value))
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        AngleLimits::property_revert(&property)
+    }
+}
+
+#[godot_api(secondary)]
+impl SpringChain2D {
+    /// Advances the simulation by [param delta] seconds (at most 0.25 s are simulated; 0 only writes the current
+    /// state) and writes the bones, whatever [member update_mode] and [member enabled] say. Returns
+    /// [code]false[/code], leaving every bone untouched, when the setup is invalid (the reason is printed once and
+    /// shown as a configuration warning).
+    #[func]
+    pub fn advance(&mut self, delta: f64) -> bool {
+        if !delta.is_finite() {
+            godot_error!("SpringChain2D.advance(): delta is {delta}; give a finite time in seconds.");
+            return false;
+        }
+        frame::solve_for(self, delta)
+    }
+
+    /// Advances the simulation by one physics tick ([code]1.0 / Engine.physics_ticks_per_second[/code]); see
+    /// [method advance].
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        let ticks = Engine::singleton().get_physics_ticks_per_second().max(1);
+        self.advance(1.0 / f64::from(ticks))
+    }
+
+    /// Snaps the simulation onto the bones' current pose, at rest: the next step starts from there. Called by
+    /// itself when the node enters the tree, when the chain changes and after a jump beyond
+    /// [member teleport_distance].
+    #[func]
+    pub fn reset(&mut self) {
+        self.simulation.reset();
+    }
+}
+
+impl IkNode for SpringChain2D {
+    fn check_setup(&mut self) -> Result<(), Problem> {
+        self.check().map(drop)
+    }
+
+    fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
+        let outcome = self.step(delta as f32);
+        if outcome.is_err() {
+            // Whatever happened in between, the next good step starts from the pose it finds.
+            self.reset();
+        }
+        outcome
+    }
+}
+
+impl SpringChain2D {
+    /// One step: check setup → read the goal pose → simulate → write.
+    fn step(&mut self, delta: f32) -> Result<Solved, Problem> {
+        let settings = self.check()?;
+        let n = self.state.bones.chain.len();
+        let (goal, simulation) = (&mut self.goal, &mut self.simulation);
+        spring_state::fit(goal, simulation, n);
+        simulation.sample_scales(n, self.stiffness_curve.as_ref(), self.damping_curve.as_ref());
+        let bones = &mut self.state.bones;
+        let limits = bones::chain_limits(bones, self.limits.active());
+        bones::read_adjusted(bones, TipEnd::BoneLength, false, |poses| goal.follow(poses))?;
+        let teleport_distance = self.teleport_distance;
+        let report = bones
+            .pose
+            .place_joints(|pose, joints| simulation.step(pose, joints, limits, &settings, delta, teleport_distance))?;
+        bones::write(bones, self.weight, limits, f32::INFINITY)?;
+        goal.remember(bones.pose.rotations());
+        Ok(Solved { error: report.deviation, iterations: report.substeps })
+    }
+
+    /// The spring's settings, then the bones, checked without touching a bone.
+    fn check(&mut self) -> Result<SpringSettings, Problem> {
+        let settings = self.settings()?;
+        setup::ensure_chain(&mut self.state.bones, self.root_bone.as_ref(), self.tip_bone.as_ref(), Shape::Chain)?;
+        Ok(settings)
+    }
+
+    fn settings(&self) -> Result<SpringSettings, Problem> {
+        let (gravity, external_force) = (vec2(self.gravity), vec2(self.external_force));
+        if !gravity.is_finite() || !external_force.is_finite() {
+            return Err(Problem::SpringForceNotFinite);
+        }
+        // Inspector ranges keep these sane; a script's negative or NaN value counts as 0 (no cap for the step).
+        let non_negative = |v: f32| if v.is_finite() && v > 0.0 { v } else { 0.0 };
+        Ok(SpringSettings {
+            stiffness: non_negative(self.stiffness),
+            damping: non_negative(self.damping),
+            gravity,
+            external_force,
+            max_angle_step: if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY },
+        })
+    }
+}

@@ -1,0 +1,204 @@
+//! `TwoBoneIk2D`: the analytic two-bone solver (law of cosines) for arms and legs; the knee bends the artist's
+//! way, the flipped way, or toward a pole.
+
+use godot::classes::notify::CanvasItemNotification;
+use godot::classes::{Bone2D, INode2D, Node2D};
+use godot::prelude::*;
+use reach2d_core::{BendSide, LimbAim, LimbStretch, solve_limb};
+
+use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::io::bones::{self, Motion, TipEnd};
+use crate::io::chain::Shape;
+use crate::limits::AngleLimits;
+use crate::problem::Problem;
+use crate::setup::{self, Setup};
+use crate::{checked, gizmo};
+
+crate::nodes::declare::node_class! {
+    /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
+    /// in one step (law of cosines).
+    ///
+    /// [member root_bone] is the upper bone and [member tip_bone] the lower one, a direct Bone2D child of it. The end
+    /// effector is the end of the tip bone ([method Bone2D.get_length] along [method Bone2D.get_bone_angle]). A target
+    /// out of reach straightens the limb toward it; one closer than the difference of the two lengths folds it as far
+    /// as it goes. [member softness] eases the last stretch to straight, so a walking leg never pops.
+    ///
+    /// [b]Which way the knee bends.[/b] By default the knee (or elbow) bends the way the artist bent it: the side
+    /// of the pose the node reads, that is the animated pose when an animation poses the limb, or the pose the bones
+    /// were given in the scene when nothing animates. Drop the node on a leg drawn with its knee forward and the IK
+    /// knee stays forward, and a character turned around with a negative scale keeps its knees forward too.
+    /// [member flip_bend] bends it the other way. A limb that starts out perfectly straight keeps the side it bent to
+    /// last (the first time: the side where [code]cross(target - root, joint - root) > 0[/code] in the frame of the
+    /// root bone's parent). Set [member pole] to point the knee at a node instead; the pole then decides the side and
+    /// [member flip_bend] is ignored.
+    ///
+    /// Only each bone's local [member Node2D.rotation] is written (and, with [member stretch] or [member compress]
+    /// on, the tip bone's local [member Node2D.position]); angle limits set with [method set_angle_limits] (index 0 =
+    /// upper, 1 = lower) clamp the written rotations.
+    pub struct TwoBoneIk2D {
+        target: "The node the limb reaches for: the end effector goes to its global position.",
+        bones: limb {
+            /// The upper bone (shoulder, hip). It turns but never moves.
+            root_bone,
+            /// The lower bone (forearm, shin): a direct Bone2D child of [member root_bone].
+            tip_bone,
+            /// Optional: a node the knee or elbow points at. The middle joint bends to the pole's side of the line
+            /// from [member root_bone] to [member target], whatever the pose or [member flip_bend] say; a pole on
+            /// that line decides nothing (the limb bends as without a pole). A pole that mirrors with the character
+            /// gives the mirror image of the pose. A pole that was freed, is outside the tree or has a NaN position
+            /// stops the node (one error and a configuration warning, the bones keep their pose) until it is fixed
+            /// or cleared.
+            pole,
+            /// Bend the knee or elbow the other way from the artist's pose: by default the limb bends to the side
+            /// its pose (animated, or as set in the scene) bends to. Ignored while [member pole] is set.
+            #[export]
+            flip_bend: bool,
+            /// The side the limb last bent to without a pole, in the root's parent frame (+1, -1, or 0 before any
+            /// bent pose was seen): the side a straight input keeps.
+            bend_memory: f32,
+            /// The rotations this node wrote last: a read pose equal to them is the node's own result, not the
+            /// artist's.
+            own_rotations: Option<[f32; 2]>,
+        }
+        settings {
+            /// Straighten the limb smoothly instead of snapping straight as the target crosses its reach, like
+            /// Spine's IK softness: within this many global pixels of full reach the aim eases into the straight
+            /// pose, so knees and elbows never pop. 0 = exact.
+            #[export_group(name = "Solver")]
+            #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
+            #[var(set = set_softness)]
+            softness: f32,
+            /// Let the limb lengthen to reach a target beyond its reach, like Spine's IK stretch: the most the upper
+            /// bone may lengthen, as a fraction of its length (0.25 = a quarter longer); 0 = off. The limb then
+            /// reaches straight for the target. It lengthens by writing [member tip_bone]'s local
+            /// [member Node2D.position]: its authored position times a factor between 1 - [member compress] and
+            /// 1 + [member stretch] (so the tip bone slides along the upper bone and the skin stretches with it);
+            /// nothing else but rotations is written, and the lower bone keeps its length. The authored position
+            /// comes back when stretch and compress are both 0 again, when the node is disabled or leaves the tree,
+            /// and before a scene is saved (the preview's stretch returns after saving). A position that differs
+            /// from what the last stretch wrote (an animation, your edit) becomes the authored one. A value below 0
+            /// (or not finite) is an error and is ignored.
+            #[export_group(name = "Stretch")]
+            #[export(range = (0.0, 2.0, 0.01, or_greater))]
+            #[var(set = set_stretch)]
+            stretch: f32,
+            /// Let the limb shorten instead of bending when the target is closer than its reach, like Spine's IK
+            /// compress: the most the upper bone may shorten, as a fraction of its length; 0 = off (the limb bends).
+            /// The limb stays straight until the upper bone is that much shorter, then bends. Written like
+            /// [member stretch]. A value outside [0, 0.99] (or NaN) is an error and is ignored.
+            #[export(range = (0.0, 0.99, 0.01))]
+            #[var(set = set_compress)]
+            compress: f32,
+        }
+        setters {
+            /// Sets [member stretch]: a value below 0 (or not finite) prints an error and keeps the current one.
+            /// Setting it (and [member compress]) to 0 puts [member tip_bone]'s authored position back at once.
+            #[func]
+            fn set_stretch(&mut self, value: f32) {
+                checked::set_float(&mut self.stretch, "TwoBoneIk2D", "stretch", value, 0.0, f32::MAX);
+                self.unstretch_when_off();
+            }
+
+            /// Sets [member compress]: a value outside [0, 0.99] (or NaN) prints an error and keeps the current one.
+            #[func]
+            fn set_compress(&mut self, value: f32) {
+                checked::set_float(&mut self.compress, "TwoBoneIk2D", "compress", value, 0.0, 0.99);
+                self.unstretch_when_off();
+            }
+
+            /// Sets [member softness]: a negative (or not finite) value prints an error and keeps the current one.
+            #[func]
+            fn set_softness(&mut self, value: f32) {
+                checked::set_float(&mut self.softness, "TwoBoneIk2D", "softness", value, 0.0, f32::MAX);
+            }
+        }
+        last_error: "Distance in global pixels between the target and the end effector after the last solve, \
+            [member weight], [member softness] and [member stretch] included; [code]-1.0[/code] before the first solve.",
+        last_iterations: "Always 1 after a solve: the two-bone solve is closed-form.",
+    }
+}
+
+#[godot_api]
+impl INode2D for TwoBoneIk2D {
+    fn ready(&mut self) {
+        frame::ready(self, RUNTIME_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        frame::notification(self, what);
+    }
+    fn draw(&mut self) {
+        let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
+        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.limits.active());
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
+        self.limits.property_list(self.state.bones.chain.len())
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        frame::counted(|| self.limits.get_property(&property))
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        frame::counted(|| self.limits.set_property(&property, &value))
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        AngleLimits::property_revert(&property)
+    }
+}
+
+impl IkNode for TwoBoneIk2D {
+    fn check_setup(&mut self) -> Result<(), Problem> {
+        self.check().map(drop)
+    }
+
+    fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
+        let Setup { goal, pole } = self.check()?;
+        let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let tip = setup::tip_direction(self.target.as_ref(), self.match_target_rotation, self.target_rotation_weight);
+        let stretch = LimbStretch::new(self.stretch, self.compress);
+        let aim = LimbAim { goal, pole, tip, stretch, softness: self.softness, own_rotations: self.own_rotations };
+        let mut side = BendSide { flip: self.flip_bend, memory: self.bend_memory };
+        let bones = &mut self.state.bones;
+        let limits = bones::chain_limits(bones, self.limits.active());
+        // The solve reads the tip bone at its authored position, however the last solve stretched it.
+        let authored = bones::authored_tip_position(bones, stretch.is_some());
+        bones::read_adjusted(bones, TipEnd::BoneLength, motion.from_rest, |poses| {
+            if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
+                tip.position = position;
+            }
+        })?;
+        let solved = bones.pose.place_joints(|pose, joints| solve_limb(pose, joints, &aim, &mut side));
+        let factor = solved.map_err(Problem::Solver)?;
+        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
+        self.bend_memory = side.memory;
+        self.own_rotations = bones.pose.rotations().first_chunk::<2>().copied();
+        let effector = match stretch {
+            Some(_) => bones::write_tip_position(bones, factor, self.weight).unwrap_or(effector),
+            None => effector,
+        };
+        Ok(Solved { error: effector.distance(goal), iterations: 1 })
+    }
+}
+
+impl TwoBoneIk2D {
+    /// The target, the pole and the two bones, checked in that order without touching a bone.
+    fn check(&mut self) -> Result<Setup, Problem> {
+        let setup = setup::target_and_pole(self.target.as_ref(), self.pole.as_ref())?;
+        setup::ensure_chain(&mut self.state.bones, self.root_bone.as_ref(), self.tip_bone.as_ref(), Shape::Limb)?;
+        Ok(setup)
+    }
+
+    /// Puts the tip bone's authored position back at once when stretch and compress are both off.
+    fn unstretch_when_off(&mut self) {
+        if LimbStretch::new(self.stretch, self.compress).is_none() {
+            bones::restore_tip_position(&mut self.state.bones);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! `SpringChain2D`'s run-time state: the goal pose it follows (remembered, so the simulation never chases its own
+//! output) and the simulation stepped on the chain's flat arrays (`reach2d_core::spring`). No engine calls here
+//! beyond sampling the curves; nothing allocates once the buffers have grown to the chain's length.
+
+use glam::Affine2;
+use godot::classes::Curve;
+use godot::obj::Gd;
+use reach2d_core::write_back::{BonePose, ChainPose};
+use reach2d_core::{
+    AngleLimit, ChainLimits, SpringBone, SpringError, SpringFrame, SpringGoal, SpringReport, SpringScale,
+    SpringSettings, Vec2, carry_spring, step_spring,
+};
+
+use crate::problem::Problem;
+
+/// Each bone's goal rotation: what the animation, IK or a script last set. A bone still holding what the node
+/// wrote was not posed again since, so its goal is the remembered one, not the simulated pose.
+#[derive(Default)]
+pub struct GoalPose {
+    rotations: Vec<f32>,
+    written: Vec<f32>,
+    has_written: bool,
+}
+
+impl GoalPose {
+    /// Puts the goal rotations into `poses` as read: a bone still holding what the node wrote gets its remembered
+    /// goal; any other rotation is the new goal (animation, IK, a script, the editor).
+    pub fn follow(&mut self, poses: &mut [BonePose]) {
+        for (i, pose) in poses.iter_mut().enumerate() {
+            if self.has_written && pose.rotation.to_bits() == self.written[i].to_bits() {
+                pose.rotation = self.rotations[i];
+            } else {
+                self.rotations[i] = pose.rotation;
+            }
+        }
+    }
+
+    /// Remembers the rotations a step wrote.
+    pub fn remember(&mut self, written: &[f32]) {
+        self.written.copy_from_slice(written);
+        self.has_written = true;
+    }
+}
+
+/// The simulation's state and buffers, reused every step.
+#[derive(Default)]
+pub struct Simulation {
+    frame: SpringFrame,
+    bones: Vec<SpringBone>,
+    scales: Vec<SpringScale>,
+    simulated: Vec<Vec2>,
+    /// The root bone's parent's global transform at the last step, to tell a flip or a jump.
+    last_parent: Option<Affine2>,
+    /// The angle limits as segment limits for the simulation, derived from the rotation limits every step.
+    segment_limits: Vec<Option<AngleLimit>>,
+}
+
+impl Simulation {
+    /// Snaps the simulation onto the next pose it reads, at rest.
+    pub fn reset(&mut self) {
+        self.frame.unprime();
+        self.last_parent = None;
+    }
+
+    /// Samples the curves into per-bone scales; leaves them empty (all 1) without curves.
+    pub fn sample_scales(&mut self, bones: usize, stiffness: Option<&Gd<Curve>>, damping: Option<&Gd<Curve>>) {
+        let scales = &mut self.scales;
+        scales.clear();
+        if stiffness.is_none() && damping.is_none() {
+            return;
+        }
+        let sample = |curve: Option<&Gd<Curve>>, x: f32| {
+            curve.filter(|c| c.is_instance_valid()).map_or(1.0, |c| {
+                let v = c.sample_baked(x);
+                if v.is_finite() { v.max(0.0) } else { 1.0 }
+            })
+        };
+        for i in 0..bones {
+            let x = if bones > 1 { i as f32 / (bones - 1) as f32 } else { 0.0 };
+            scales.push(SpringScale { stiffness: sample(stiffness, x), damping: sample(damping, x) });
+        }
+    }
+
+    /// One step of `delta` seconds toward the goal pose (`pose` as read, `joints` its global joints, replaced by the
+    /// simulated ones). A flip of the root's parent carries the swing over mirrored; a root jump beyond
+    /// `teleport_distance` (when above 0) resets.
+    pub fn step(
+        &mut self,
+        pose: ChainPose<'_>,
+        joints: &mut [Vec2],
+        rotation_limits: &[Option<AngleLimit>],
+        settings: &SpringSettings,
+        delta: f32,
+        teleport_distance: f32,
+    ) -> Result<SpringReport, Problem> {
+        // The root frame (the root's parent's x axis) and the limits as segment limits for this pose.
+        let root_direction = pose.segment_limits(joints, rotation_limits, &mut self.segment_limits);
+        let limited = !rotation_limits.iter().all(Option::is_none);
+        let per_bone = if limited { &self.segment_limits[..] } else { &[][..] };
+        if let Some(last) = self.last_parent.filter(|_| self.frame.is_primed()) {
+            // A flip (a scale sign change above the chain) carries the swing over, mirrored, instead of whipping;
+            // `new * old⁻¹` also holds this frame's own motion, which the next step coasts through.
+            let (old, new) = (last.matrix2.determinant(), pose.parent.matrix2.determinant());
+            if old != 0.0 && new != 0.0 && old.signum() != new.signum() {
+                carry_spring(&mut self.frame, &mut self.bones, pose.parent * last.inverse());
+            }
+            // A NaN jump (a degenerate pose) resets too.
+            let jump = self.frame.position().distance(joints[0]);
+            if teleport_distance > 0.0 && (jump.is_nan() || jump > teleport_distance) {
+                self.frame.unprime();
+            }
+        }
+        self.last_parent = Some(pose.parent);
+        let goal = SpringGoal { joints, limits: ChainLimits { root_direction, per_bone }, scales: &self.scales };
+        let report = step_spring(&mut self.frame, &mut self.bones, &goal, settings, delta, &mut self.simulated)
+            .map_err(|error| match error {
+                SpringError::Chain(error) => Problem::Solver(error),
+                _ => Problem::SpringForceNotFinite,
+            })?;
+        joints.copy_from_slice(&self.simulated);
+        Ok(report)
+    }
+}
+
+/// Sizes the goal and the simulation for a chain of `n` bones; a new length starts both afresh.
+pub fn fit(goal: &mut GoalPose, simulation: &mut Simulation, n: usize) {
+    if simulation.bones.len() == n {
+        return;
+    }
+    simulation.bones.resize(n, SpringBone::default());
+    simulation.simulated.resize(n + 1, Vec2::ZERO);
+    simulation.segment_limits.resize(n, None);
+    simulation.frame.unprime();
+    goal.rotations.resize(n, 0.0);
+    goal.written.resize(n, 0.0);
+    goal.has_written = false;
+}

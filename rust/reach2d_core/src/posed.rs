@@ -1,0 +1,376 @@
+//! Solving a chain read from bones: the pose as read ([`ChainPose`]) bounds the solve with the bones' rotation limits,
+//! an optional pole pre-bends the start, and an optional [`TipDirection`] lays the tip bone along a wanted direction
+//! (`match_target_rotation`). Plain vector geometry on the caller's buffers; nothing here allocates.
+
+use glam::Vec2;
+
+use crate::angle::{AngleLimit, ChainLimits};
+use crate::pole::pre_bend_toward_pole;
+use crate::write_back::{ChainPose, lerp_angle};
+use crate::{ChainSolver, SolveError, SolveReport};
+
+/// The tip bone's wanted global direction (`match_target_rotation`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TipDirection {
+    /// The direction the tip bone's global x axis should take (need not be normalized).
+    pub x_axis: Vec2,
+    /// How much: 0 keeps the direction the plain solve gives, 1 takes `x_axis` exactly.
+    pub weight: f32,
+}
+
+impl TipDirection {
+    /// `false` when it changes nothing: a zero or non-finite `x_axis` (no direction), or a weight of 0 (or NaN).
+    pub fn is_active(&self) -> bool {
+        self.x_axis.length_squared() > 0.0 && self.x_axis.is_finite() && self.weight > 0.0
+    }
+
+    /// The tip segment's global angle: `lerp_angle(plain, wanted, weight)`, where `plain` is the segment angle a
+    /// solve without the direction gives (only used below a weight of 1) and `from_x_axis` the tip bone's angle from
+    /// its x axis to its segment.
+    fn segment_angle(&self, plain_segment: impl FnOnce() -> f32, from_x_axis: f32) -> f32 {
+        let wanted = self.x_axis.to_angle();
+        let x_angle = if self.weight >= 1.0 {
+            wanted
+        } else {
+            lerp_angle(plain_segment() - from_x_axis, wanted, self.weight.clamp(0.0, 1.0))
+        };
+        x_angle + from_x_axis
+    }
+}
+
+/// The buffers one posed solve works in: the pose as read, its global joints (moved in place), the segment lengths
+/// and room for the segment limits (one per bone).
+pub struct PosedChain<'a> {
+    /// The pose as read (the limits' offsets and the tip bone's frame).
+    pub pose: ChainPose<'a>,
+    /// Global joints, `N + 1`: as read, then as solved.
+    pub joints: &'a mut [Vec2],
+    /// Segment lengths, `N`.
+    pub lengths: &'a [f32],
+    /// Room for the segment limits the rotation limits give for this pose, `N`.
+    pub segment_limits: &'a mut [Option<AngleLimit>],
+}
+
+/// Where a posed solve goes: the target, the pole the chain's middle bends toward, and the tip's direction.
+#[derive(Clone, Copy, Debug)]
+pub struct Aim {
+    /// The target the end reaches for.
+    pub goal: Vec2,
+    /// The point the chain's middle bends toward, if any.
+    pub pole: Option<Vec2>,
+    /// The tip bone's wanted direction, if any.
+    pub tip: Option<TipDirection>,
+}
+
+/// Solves `chain.joints` toward `aim.goal` with `solver`, starting from the pose pre-bent toward `aim.pole` when
+/// there is one (see [`pre_bend_toward_pole`]).
+///
+/// `rotation_limits` bound each bone's local rotation (an empty slice: none); they are translated into the solver's
+/// segment limits for the pose as read (before the pre-bend, which the limits' offsets must not see).
+///
+/// With `aim.tip`, the tip bone's global x axis takes `tip.x_axis`: the bones before the tip reach the tip bone's
+/// start, and the tip bone is laid from there along the wanted direction (the built-in FABRIK's
+/// `use_target_rotation`). With `tip.weight` below 1 the direction is `lerp_angle(plain, wanted, weight)`, where
+/// plain is the tip's direction after a solve without it (one more solve). A one-bone chain or an inactive direction
+/// solves as without it. The direction is exact when the tip bone's global transform is a similarity (see
+/// [`ChainPose::segment_angle_from_x_axis`]); the tip bone's own angle limit, applied at write-back, wins over it.
+pub fn solve_posed(
+    solver: &impl ChainSolver,
+    chain: PosedChain<'_>,
+    aim: Aim,
+    rotation_limits: &[Option<AngleLimit>],
+) -> Result<SolveReport, SolveError> {
+    let PosedChain { pose, joints, lengths, segment_limits } = chain;
+    let n = lengths.len();
+    let tip = match aim.tip {
+        Some(tip) if n >= 2 && tip.is_active() => tip,
+        _ => return solve_bent(solver, pose, joints, lengths, segment_limits, aim.goal, aim.pole, rotation_limits),
+    };
+    let from_x_axis = pose.segment_angle_from_x_axis(n - 1);
+    let mut plain_iterations = 0;
+    let mut plain_error = Ok(());
+    let segment_angle = tip.segment_angle(
+        || match solve_bent(solver, pose, joints, lengths, segment_limits, aim.goal, aim.pole, rotation_limits) {
+            Ok(plain) => {
+                plain_iterations = plain.iterations;
+                let angle = (joints[n] - joints[n - 1]).to_angle();
+                pose.joints(joints);
+                angle
+            }
+            Err(error) => {
+                plain_error = Err(error);
+                0.0
+            }
+        },
+        from_x_axis,
+    );
+    plain_error?;
+    let tip_segment = Vec2::from_angle(segment_angle) * lengths[n - 1];
+    let limits = chain_limits(pose, joints, rotation_limits, segment_limits);
+    let limits = ChainLimits { per_bone: &limits.per_bone[..limits.per_bone.len().min(n - 1)], ..limits };
+    let start = aim.goal - tip_segment;
+    if let Some(pole) = aim.pole {
+        pre_bend_toward_pole(&mut joints[..n], &lengths[..n - 1], pole, start);
+    }
+    let mut report = solver.solve(&mut joints[..n], &lengths[..n - 1], start, &limits)?;
+    joints[n] = joints[n - 1] + tip_segment;
+    report.iterations += plain_iterations;
+    report.distance = joints[n].distance(aim.goal);
+    Ok(report)
+}
+
+/// The plain posed solve: limits for the pose as read, the pole's pre-bend, the solver.
+#[allow(clippy::too_many_arguments)] // The parts of a `PosedChain` and an `Aim`, borrowed twice by `solve_posed`.
+fn solve_bent(
+    solver: &impl ChainSolver,
+    pose: ChainPose<'_>,
+    joints: &mut [Vec2],
+    lengths: &[f32],
+    segment_limits: &mut [Option<AngleLimit>],
+    goal: Vec2,
+    pole: Option<Vec2>,
+    rotation_limits: &[Option<AngleLimit>],
+) -> Result<SolveReport, SolveError> {
+    let limits = chain_limits(pose, joints, rotation_limits, segment_limits);
+    if let Some(pole) = pole {
+        pre_bend_toward_pole(joints, lengths, pole, goal);
+    }
+    solver.solve(joints, lengths, goal, &limits)
+}
+
+/// The solver's limits for the pose as read: none when no bone has a rotation limit.
+fn chain_limits<'l>(
+    pose: ChainPose<'_>,
+    joints: &[Vec2],
+    rotation_limits: &[Option<AngleLimit>],
+    segment_limits: &'l mut [Option<AngleLimit>],
+) -> ChainLimits<'l> {
+    if rotation_limits.iter().all(Option::is_none) {
+        return ChainLimits::NONE;
+    }
+    let root_direction = pose.segment_limits(joints, rotation_limits, segment_limits);
+    ChainLimits { root_direction, per_bone: segment_limits }
+}
+
+/// `match_target_rotation` on a solved limb (`joints`: root, joint, tip): lays the lower bone along the wanted
+/// direction (blended from the solved one by `tip.weight`) so that it ends on `goal`, and points the upper bone at
+/// where the lower one must then start. With `upper_range` (stretch or compress on) the upper bone also takes the
+/// length that reaches that start, within the range, so the limb reaches the target at that angle. An inactive
+/// direction changes nothing.
+pub fn follow_tip_direction(
+    pose: ChainPose<'_>,
+    joints: &mut [Vec2],
+    goal: Vec2,
+    tip: TipDirection,
+    upper_range: Option<(f32, f32)>,
+) {
+    let [root, joint, end] = [joints[0], joints[1], joints[2]];
+    if tip.x_axis.length_squared() == 0.0 || tip.weight.is_nan() || tip.weight <= 0.0 {
+        return;
+    }
+    let (upper, lower) = (root.distance(joint), joint.distance(end));
+    let segment_angle = tip.segment_angle(|| (end - joint).to_angle(), pose.segment_angle_from_x_axis(1));
+    let lower_segment = Vec2::from_angle(segment_angle) * lower;
+    let to_start = goal - lower_segment - root;
+    let upper = upper_range.map_or(upper, |(shortest, longest)| to_start.length().max(shortest).min(longest));
+    let toward_start = to_start.normalize_or_zero();
+    let joint = if toward_start == Vec2::ZERO { joint } else { root + toward_start * upper };
+    joints[1] = joint;
+    joints[2] = joint + lower_segment;
+}
+
+#[cfg(test)]
+mod tests {
+    use core::f32::consts::{FRAC_PI_2, PI};
+
+    use crate::common::*;
+    use crate::write_back::{BonePose, ChainPose};
+    use crate::{
+        Aim, AngleLimit, ChainLimits, ChainSolver, FabrikSettings, PosedChain, SolveError, TipDirection, Vec2,
+        follow_tip_direction, solve_posed,
+    };
+    use glam::Affine2;
+
+    const FABRIK: FabrikSettings = FabrikSettings { max_iterations: 64, tolerance: 1e-3 };
+
+    /// A chain of bones each `length` long along its own x axis, turned by `rotations` (local), unmirrored.
+    struct Read {
+        bones: Vec<BonePose>,
+        parent: Affine2,
+        tip_offset: Vec2,
+    }
+
+    impl Read {
+        fn new(lengths: &[f32], rotations: &[f32], mirrored: bool) -> Self {
+            let mut bones = Vec::new();
+            let mut position = Vec2::ZERO;
+            for (&length, &rotation) in lengths.iter().zip(rotations) {
+                bones.push(BonePose::new(position, rotation, Vec2::ONE, 0.0));
+                position = Vec2::new(length, 0.0);
+            }
+            let scale = if mirrored { Vec2::new(-1.0, 1.0) } else { Vec2::ONE };
+            let parent = Affine2::from_scale_angle_translation(scale, 0.3, Vec2::new(40.0, -20.0));
+            Self { bones, parent, tip_offset: Vec2::new(*lengths.last().unwrap(), 0.0) }
+        }
+
+        fn pose(&self) -> ChainPose<'_> {
+            ChainPose { parent: self.parent, bones: &self.bones, tip_offset: self.tip_offset }
+        }
+
+        fn joints(&self) -> Vec<Vec2> {
+            let mut joints = vec![Vec2::ZERO; self.bones.len() + 1];
+            self.pose().joints(&mut joints);
+            joints
+        }
+    }
+
+    fn lengths_of(joints: &[Vec2]) -> Vec<f32> {
+        joints.windows(2).map(|pair| pair[0].distance(pair[1])).collect()
+    }
+
+    fn solve(read: &Read, joints: &mut [Vec2], aim: Aim, limits: &[Option<AngleLimit>]) -> Result<u32, SolveError> {
+        let lengths = lengths_of(&read.joints());
+        let mut segment_limits = vec![None; lengths.len()];
+        let chain = PosedChain { pose: read.pose(), joints, lengths: &lengths, segment_limits: &mut segment_limits };
+        solve_posed(&FABRIK, chain, aim, limits).map(|report| report.iterations)
+    }
+
+    #[test]
+    fn without_pole_or_tip_it_is_the_plain_solver() {
+        let read = Read::new(&[30.0, 20.0, 10.0], &[0.2, 0.4, -0.3], false);
+        let goal = Vec2::new(50.0, 25.0);
+        let mut posed = read.joints();
+        solve(&read, &mut posed, Aim { goal, pole: None, tip: None }, &[]).unwrap();
+        let mut plain = read.joints();
+        FABRIK.solve(&mut plain, &lengths_of(&read.joints()), goal, &ChainLimits::NONE).unwrap();
+        assert_eq!(posed, plain);
+    }
+
+    #[test]
+    fn an_inactive_direction_changes_nothing() {
+        let read = Read::new(&[30.0, 20.0, 10.0], &[0.2, 0.4, -0.3], false);
+        let goal = Vec2::new(50.0, 25.0);
+        let mut plain = read.joints();
+        solve(&read, &mut plain, Aim { goal, pole: None, tip: None }, &[]).unwrap();
+        for tip in [
+            TipDirection { x_axis: Vec2::ZERO, weight: 1.0 },
+            TipDirection { x_axis: Vec2::NAN, weight: 1.0 },
+            TipDirection { x_axis: Vec2::X, weight: 0.0 },
+            TipDirection { x_axis: Vec2::X, weight: f32::NAN },
+        ] {
+            assert!(!tip.is_active());
+            let mut joints = read.joints();
+            solve(&read, &mut joints, Aim { goal, pole: None, tip: Some(tip) }, &[]).unwrap();
+            assert_eq!(joints, plain, "{tip:?}");
+        }
+    }
+
+    #[test]
+    fn a_one_bone_chain_ignores_the_direction() {
+        let read = Read::new(&[30.0], &[0.2], false);
+        let goal = Vec2::new(0.0, 100.0);
+        let (mut plain, mut turned) = (read.joints(), read.joints());
+        solve(&read, &mut plain, Aim { goal, pole: None, tip: None }, &[]).unwrap();
+        let tip = Some(TipDirection { x_axis: Vec2::Y, weight: 1.0 });
+        solve(&read, &mut turned, Aim { goal, pole: None, tip }, &[]).unwrap();
+        assert_eq!(plain, turned);
+    }
+
+    #[test]
+    fn a_refused_goal_leaves_the_joints_unchanged() {
+        let read = Read::new(&[30.0, 20.0, 10.0], &[0.2, 0.4, -0.3], false);
+        for weight in [1.0, 0.5] {
+            let mut joints = read.joints();
+            let tip = Some(TipDirection { x_axis: Vec2::Y, weight });
+            let refused = solve(&read, &mut joints, Aim { goal: Vec2::NAN, pole: None, tip }, &[]);
+            assert!(refused.is_err());
+            assert_eq!(joints, read.joints());
+        }
+    }
+
+    /// Random chains (mirrored or not) and reachable goals: at full weight the tip segment takes the wanted direction
+    /// and ends on the goal, every bone keeps its length, and a pole or limits do not change that.
+    #[test]
+    fn the_tip_takes_the_wanted_direction_and_reaches() {
+        let mut rng = Rng(0x5eed_0001);
+        for case in 0..300 {
+            let n = 2 + rng.below(5);
+            let lengths: Vec<f32> = (0..n).map(|_| rng.range(5.0, 40.0)).collect();
+            let rotations: Vec<f32> = (0..n).map(|_| rng.range(-PI, PI)).collect();
+            let read = Read::new(&lengths, &rotations, rng.unit() < 0.5);
+            let wanted = rng.range(-PI, PI);
+            let joints = read.joints();
+            // A goal the bones before the tip reach at the wanted direction (segment angle = x angle + parent's turn).
+            let from_x_axis = read.pose().segment_angle_from_x_axis(n - 1);
+            let angles: Vec<f32> = (0..n - 1).map(|_| rng.range(-PI, PI)).collect();
+            let start = *crate::common::pose(joints[0], &lengths[..n - 1], &angles).last().unwrap();
+            let goal = start + Vec2::from_angle(wanted + from_x_axis) * lengths[n - 1];
+            let pole = (rng.unit() < 0.3).then(|| Vec2::new(rng.range(-100.0, 100.0), rng.range(-100.0, 100.0)));
+            let mut solved = joints.clone();
+            let tip = Some(TipDirection { x_axis: Vec2::from_angle(wanted) * rng.range(0.5, 3.0), weight: 1.0 });
+            solve(&read, &mut solved, Aim { goal, pole, tip }, &[]).unwrap();
+            let segment = solved[n] - solved[n - 1];
+            assert_approx_eq!(Vec2::from_angle(segment.to_angle() - from_x_axis), Vec2::from_angle(wanted), 1e-3);
+            assert!(solved[n].distance(goal) < 0.05, "case {case}: {} from the goal", solved[n].distance(goal));
+            assert_lengths(&solved, &lengths_of(&joints), 1e-4, 1e-3);
+            assert_eq!(solved[0], joints[0]);
+        }
+    }
+
+    /// Below full weight the direction is `lerp_angle(plain, wanted, weight)`: weight 0 is the plain solve's.
+    #[test]
+    fn the_weight_blends_from_the_plain_direction() {
+        let read = Read::new(&[30.0, 20.0, 10.0], &[0.2, 0.4, -0.3], false);
+        let goal = Vec2::new(40.0, 30.0);
+        let mut plain = read.joints();
+        solve(&read, &mut plain, Aim { goal, pole: None, tip: None }, &[]).unwrap();
+        let plain_angle = (plain[3] - plain[2]).to_angle();
+        let wanted = plain_angle + FRAC_PI_2;
+        let mut half = read.joints();
+        let tip = Some(TipDirection { x_axis: Vec2::from_angle(wanted), weight: 0.5 });
+        let iterations = solve(&read, &mut half, Aim { goal, pole: None, tip }, &[]).unwrap();
+        assert!(iterations > 0);
+        let half_angle = (half[3] - half[2]).to_angle();
+        assert_approx_eq!(Vec2::from_angle(half_angle), Vec2::from_angle(plain_angle + FRAC_PI_2 / 2.0), 1e-3);
+    }
+
+    /// Limits on the bones before the tip still hold with a tip direction.
+    #[test]
+    fn limits_hold_with_a_tip_direction() {
+        let mut rng = Rng(0x5eed_0002);
+        for _ in 0..100 {
+            let read = Read::new(&[30.0, 25.0, 20.0, 10.0], &[0.0; 4], false);
+            let limits: Vec<_> = (0..4).map(|_| AngleLimit::new(-0.6, 0.6)).collect();
+            let goal = Vec2::new(rng.range(-60.0, 90.0), rng.range(-60.0, 90.0));
+            let mut joints = read.joints();
+            let tip = Some(TipDirection { x_axis: Vec2::from_angle(rng.range(-PI, PI)), weight: 1.0 });
+            solve(&read, &mut joints, Aim { goal, pole: None, tip }, &limits).unwrap();
+            let mut segment_limits = vec![None; 4];
+            let root_direction = read.pose().segment_limits(&read.joints(), &limits, &mut segment_limits);
+            let chain = ChainLimits { root_direction, per_bone: &segment_limits[..3] };
+            assert_limits(&joints[..4], &chain, 1e-3);
+        }
+    }
+
+    #[test]
+    fn a_limb_follows_the_direction_and_still_ends_on_the_goal() {
+        let read = Read::new(&[30.0, 20.0], &[0.5, 0.8], false);
+        let goal = Vec2::new(60.0, 10.0);
+        let mut joints = read.joints();
+        let tip = TipDirection { x_axis: Vec2::Y, weight: 1.0 };
+        follow_tip_direction(read.pose(), &mut joints, goal, tip, None);
+        let from_x_axis = read.pose().segment_angle_from_x_axis(1);
+        assert_approx_eq!((joints[2] - joints[1]).normalize(), Vec2::from_angle(FRAC_PI_2 + from_x_axis), 1e-5);
+        assert_approx_eq!(joints[2].distance(joints[1]), 20.0, 1e-3);
+        // Without a stretch the upper bone keeps its length, so the end lands on the goal only where it can.
+        assert_approx_eq!(joints[1].distance(joints[0]), 30.0, 1e-3);
+        // With a stretch range wide enough it does land on the goal.
+        let mut stretched = read.joints();
+        follow_tip_direction(read.pose(), &mut stretched, goal, tip, Some((1.0, 500.0)));
+        assert_approx_eq!(stretched[2], goal, 1e-3);
+        // An inactive direction changes nothing.
+        let mut untouched = read.joints();
+        follow_tip_direction(read.pose(), &mut untouched, goal, TipDirection { x_axis: Vec2::ZERO, weight: 1.0 }, None);
+        assert_eq!(untouched, read.joints());
+    }
+}
