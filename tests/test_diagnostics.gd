@@ -63,3 +63,26 @@ func test_zero_scale_is_reported_once_and_the_pose_kept() -> void:
 				for node in [ik, target, skeleton]:
 					node.free()
 	OS.remove_logger(logger)
+
+
+## Each class's messages name only its own properties: a TwoBoneIk2D without a target is not told about LookAt2D,
+## a LookAt2D without a bone is told to set `bone`, a chain without bones to set `root_bone` and `tip_bone`.
+func test_messages_speak_of_the_node_s_own_properties() -> void:
+	for klass in Nodes.ALL:
+		var ik: Node2D = ClassDB.instantiate(klass)
+		add_child(ik)
+		var warning: String = ik.get_setup_warning()
+		var own_class_only: bool = klass == "LookAt2D" or not "LookAt2D" in warning
+		expect(own_class_only, "%s: its warning names no other class (%s)" % [klass, warning])
+		if Nodes.has_target(klass):
+			expect("target" in warning, "%s without a target says so (%s)" % [klass, warning])
+		var target := make_target(Vector2.ZERO)
+		if Nodes.has_target(klass):
+			ik.target = target
+		warning = ik.get_setup_warning()
+		var wanted := ["bone"] if Nodes.single_bone(klass) else ["root_bone"]
+		for word in wanted:
+			expect(word in warning, "%s without bones says to set %s (%s)" % [klass, word, warning])
+		expect(klass == "LookAt2D" or not "LookAt2D" in warning, "%s: no other class named (%s)" % [klass, warning])
+		ik.free()
+		target.free()

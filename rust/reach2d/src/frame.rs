@@ -257,7 +257,7 @@ pub fn check_now<T: IkNode>(node: &mut T) {
 pub fn configuration_warnings<T: Shared>(node: &T) -> PackedStringArray {
     let mut warnings = PackedStringArray::new();
     if let Some(problem) = node.state_ref().problem {
-        warnings.push(&problem.message());
+        warnings.push(&problem.message(&T::class_id().to_string()));
     }
     warnings
 }

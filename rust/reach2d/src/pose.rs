@@ -6,7 +6,7 @@
 
 use glam::Affine2;
 use reach2d_core::write_back::{BonePose, ChainPose, RotationStep};
-use reach2d_core::{Aim, AngleLimit, ChainSolver, PosedChain, SolveError, SolveReport, Vec2, solve_posed};
+use reach2d_core::{Aim, AngleLimit, ChainSolver, PosedChain, SolveError, SolveReport, Vec2, solve_posed, wrap_angle};
 
 /// A chain's pose as read: the owned form of [`ChainPose`].
 #[derive(Default)]
@@ -154,6 +154,16 @@ impl PoseBuffers {
         std::mem::swap(&mut self.stepped, &mut self.stepped_next);
         self.has_stepped = true;
         Some(effector)
+    }
+
+    /// Replaces each rotation of the last write-back by the equal angle within half a turn of `near`'s (bones
+    /// beyond `near` are left as they are).
+    pub fn keep_near(&mut self, near: &[f32]) {
+        for (rotation, &reference) in self.rotations.iter_mut().zip(near) {
+            if (*rotation - reference).abs() > core::f32::consts::PI && reference.is_finite() {
+                *rotation = reference + wrap_angle(*rotation - reference);
+            }
+        }
     }
 
     /// Forgets the speed limit's memory: the next limited write-back steps from the rotations as read.

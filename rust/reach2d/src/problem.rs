@@ -39,10 +39,12 @@ impl Problem {
         matches!(self, Self::PoseNotFinite | Self::ZeroScale | Self::Solver(_))
     }
 
-    /// A sentence that says what is wrong and what to do about it.
-    pub fn message(self) -> String {
+    /// A sentence that says what is wrong with a node of class `class` and what to do about it.
+    pub fn message(self, class: &str) -> String {
+        let look_at = class == "LookAt2D";
         match self {
-            Self::NoTarget => "No target: set `target` to the Node2D to reach (or, for LookAt2D, to look at).".into(),
+            Self::NoTarget if look_at => "No target: set `target` to the Node2D to look at.".into(),
+            Self::NoTarget => "No target: set `target` to the Node2D to reach.".into(),
             Self::TargetFreed => "The target was freed: set `target` to a Node2D that exists.".into(),
             Self::TargetOutsideTree => "The target is not inside the scene tree: add it to the tree or pick another target.".into(),
             Self::TargetNotFinite => "The target's global position is NaN or infinite: give it a finite position (check for zero scale or a division by zero in your script).".into(),
@@ -52,7 +54,8 @@ impl Problem {
             Self::NoRootBone => "No root bone: set `root_bone` to the first Bone2D of the chain.".into(),
             Self::NoTipBone => "No tip bone: set `tip_bone` to the last Bone2D of the chain (the root bone or one of its Bone2D descendants).".into(),
             Self::NoBone => "No bone: set `bone` to the Bone2D to turn.".into(),
-            Self::EmptyChain => "The node has no bones to solve: set its bones (`root_bone` and `tip_bone`, or `bone` for LookAt2D).".into(),
+            Self::EmptyChain if look_at => "The node has no bone to turn: set `bone`.".into(),
+            Self::EmptyChain => "The node has no bones to solve: set `root_bone` and `tip_bone`.".into(),
             Self::BoneFreed => "A bone of the chain was freed: set the bones again.".into(),
             Self::TipNotUnderRoot => "`tip_bone` is not `root_bone` or one of its descendants: pick bones on one branch of the skeleton.".into(),
             Self::NodeBetweenIsNotBone2D => "A node between `root_bone` and `tip_bone` is not a Bone2D: every node of the chain must be a Bone2D.".into(),
@@ -84,7 +87,8 @@ impl ProblemReporter {
             return;
         }
         let path = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };
-        godot_error!("{} ({}): {}", node.get_class(), path, problem.message());
+        let class = node.get_class().to_string();
+        godot_error!("{class} ({path}): {}", problem.message(&class));
     }
 
     /// `true` when `problem` is the one reported last.

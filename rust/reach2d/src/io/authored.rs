@@ -2,7 +2,9 @@
 //!
 //! In the editor the preview solves from the rotations the user authored, and saving restores them. At run time
 //! too the node remembers what its last solve wrote: `solve_from_rest` replaces a read rotation that still equals it
-//! with the bone's rest rotation (any other was written by someone else, an animation, and is kept).
+//! with the bone's rest rotation (any other was written by someone else, an animation, and is kept), and so does a
+//! blending solve (`weight` below 1) with the bone's last rotation the node did not write. That *unwritten* pose is
+//! also what every written rotation stays within half a turn of, so rotations never wind up over many frames.
 
 use godot::classes::Bone2D;
 use godot::obj::Gd;
@@ -25,16 +27,25 @@ pub struct PoseMemory {
     preview_written: bool,
     /// `written` holds the last solve of this chain (run time and editor).
     wrote_once: bool,
+    /// Each bone's last rotation that the node did not write (the animation's, the scene's, the user's): what a
+    /// blending solve starts from and blends from, and what written rotations stay within half a turn of.
+    unwritten: Vec<f32>,
 }
 
 impl PoseMemory {
     /// Sets the rotations a solve starts from, in `poses` as read from `bones`: in the editor the authored ones (a
-    /// read rotation that differs from what the last solve wrote is the user's edit and becomes authored); with
-    /// `from_rest`, the rest rotation of each bone that still holds the node's own last result.
-    pub fn start_pose(&mut self, bones: &[Gd<Bone2D>], poses: &mut [BonePose], from_rest: bool) {
+    /// read rotation that differs from what the last solve wrote is the user's edit and becomes authored); for each
+    /// bone that still holds the node's own last result, with `from_rest` its rest rotation, else when `blending`
+    /// (a `weight` below 1) its last rotation the node did not write, so that the blend never creeps toward the
+    /// node's own output.
+    pub fn start_pose(&mut self, bones: &[Gd<Bone2D>], poses: &mut [BonePose], from_rest: bool, blending: bool) {
         let editor = in_editor();
         if editor {
             self.authored.resize(poses.len(), 0.0);
+        }
+        if self.unwritten.len() != poses.len() {
+            self.unwritten.clear();
+            self.unwritten.extend(poses.iter().map(|pose| pose.rotation));
         }
         for (i, pose) in poses.iter_mut().enumerate() {
             let written = self.written.get(i).copied();
@@ -47,10 +58,21 @@ impl PoseMemory {
             }
             // A rotation that differs was written by someone else since (an animation, the user in the editor) and
             // is kept. Before the first solve every rotation is someone else's (the scene's, an animation's).
-            if from_rest && own && self.wrote_once {
+            let own_result = own && self.wrote_once;
+            if !own_result {
+                self.unwritten[i] = pose.rotation;
+            }
+            if from_rest && own_result {
                 pose.rotation = rest_rotation(&bones[i]);
+            } else if blending && own_result {
+                pose.rotation = self.unwritten[i];
             }
         }
+    }
+
+    /// Each bone's last rotation the node did not write (empty before the first read).
+    pub fn unwritten(&self) -> &[f32] {
+        &self.unwritten
     }
 
     /// Remembers the rotations a solve wrote.
@@ -86,6 +108,7 @@ impl PoseMemory {
     pub fn forget(&mut self) {
         self.preview_written = false;
         self.wrote_once = false;
+        self.unwritten.clear();
     }
 }
 

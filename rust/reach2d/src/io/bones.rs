@@ -67,10 +67,27 @@ impl Motion {
     }
 }
 
+/// How a solve starts from the pose it reads (see [`PoseMemory::start_pose`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Start {
+    /// `solve_from_rest`: a bone still holding the node's own result starts from its rest rotation.
+    pub from_rest: bool,
+    /// `weight` below 1: a bone still holding the node's own result starts (and blends) from its last rotation
+    /// the node did not write.
+    pub blending: bool,
+}
+
+impl Start {
+    /// The start of a node's solve with `solve_from_rest` = `from_rest` and this `weight`.
+    pub fn new(from_rest: bool, weight: f32) -> Self {
+        Self { from_rest, blending: weight < 1.0 }
+    }
+}
+
 /// Reads the chain's pose into `bones.pose`: local poses, global joints and segment lengths, starting from the
-/// authored (editor) or rest (`from_rest`) rotations by the memory's rules.
-pub fn read(bones: &mut Bones, tip_end: TipEnd, from_rest: bool) -> Result<(), Problem> {
-    read_adjusted(bones, tip_end, from_rest, |_| {})
+/// authored (editor), rest or unwritten rotations by the memory's rules.
+pub fn read(bones: &mut Bones, tip_end: TipEnd, start: Start) -> Result<(), Problem> {
+    read_adjusted(bones, tip_end, start, |_| {})
 }
 
 /// [`read`], letting `adjust` change the bones' local poses before the joints are derived (the stretch's authored
@@ -78,7 +95,7 @@ pub fn read(bones: &mut Bones, tip_end: TipEnd, from_rest: bool) -> Result<(), P
 pub fn read_adjusted(
     bones: &mut Bones,
     tip_end: TipEnd,
-    from_rest: bool,
+    start: Start,
     adjust: impl FnOnce(&mut [BonePose]),
 ) -> Result<(), Problem> {
     let Bones { chain, memory, pose, .. } = bones;
@@ -99,7 +116,7 @@ pub fn read_adjusted(
         let basis = Mat2::from_angle(-rotation) * local.matrix2;
         pose.push_bone(BonePose { position: local.translation, rotation, basis });
     }
-    memory.start_pose(chain.bones(), pose.bones_mut(), from_rest);
+    memory.start_pose(chain.bones(), pose.bones_mut(), start.from_rest, start.blending);
     adjust(pose.bones_mut());
     if !pose.finish() {
         return Err(Problem::PoseNotFinite);
@@ -119,7 +136,8 @@ fn is_collapsed(m: Mat2) -> bool {
 }
 
 /// Turns the solved joints into rotations (each moved by at most `max_step` from the last, blended by `weight`,
-/// held in `rotation_limits`) and writes them. Returns the global end effector of the written pose; writes nothing
+/// held in `rotation_limits`) and writes them, each as the equal angle within half a turn of the bone's last
+/// rotation the node did not write. Returns the global end effector of the written pose; writes nothing
 /// when any rotation would not be finite.
 pub fn write(
     bones: &mut Bones,
@@ -129,6 +147,9 @@ pub fn write(
 ) -> Result<Vec2, Problem> {
     let Bones { chain, memory, pose, .. } = bones;
     let effector = pose.write_back(weight, rotation_limits, max_step).ok_or(Problem::PoseNotFinite)?;
+    // The same angles, each within half a turn of the pose the node did not write: a rotation never winds up
+    // over frames (that would break blending with animation and make the inspector's numbers meaningless).
+    pose.keep_near(memory.unwritten());
     // Tip to root; root to tip measured no different (BENCHMARKS.md, the I/O floor's alternatives).
     for (bone, &rotation) in chain.bones_mut().iter_mut().zip(pose.rotations()).rev() {
         bone.set_rotation(rotation);
@@ -198,7 +219,7 @@ pub fn forget(bones: &mut Bones) {
 /// between: the engine I/O every solve pays. Returns the tip's end, global px.
 #[cfg(feature = "bench")]
 pub fn rewrite_as_read(bones: &mut Bones) -> Result<Vec2, Problem> {
-    read(bones, TipEnd::BoneLength, false)?;
+    read(bones, TipEnd::BoneLength, Start::default())?;
     let Bones { chain, pose, .. } = bones;
     for (bone, read) in chain.bones_mut().iter_mut().zip(pose.pose().bones).rev() {
         bone.set_rotation(read.rotation);

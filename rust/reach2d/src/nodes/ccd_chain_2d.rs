@@ -6,7 +6,7 @@ use godot::prelude::*;
 use reach2d_core::{Aim, CcdSettings};
 
 use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
-use crate::io::bones::{self, Motion, TipEnd};
+use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
@@ -32,6 +32,11 @@ crate::nodes::declare::node_class! {
     /// [i]Angle Limits[/i] group in the inspector) hold exactly after every solve. The node runs after
     /// [AnimationPlayer] and [AnimationTree] in the same frame, so IK layers on top of animation; [member weight]
     /// blends the animated and the solved pose.
+    ///
+    /// CCD turns the bones near the tip first, so a chain chasing a target that moves around its root (a hand
+    /// circling a shoulder) can swing a wrist or tail tip by up to a radian in one frame while the target moves a
+    /// few pixels. Where that shows, give the tip bones [member max_angle_step], a [member max_angular_speed] or
+    /// angle limits, as the tentacle demo does.
     pub struct CcdChain2D {
         target: "The node the chain reaches for: the end effector goes to its global position.",
         bones: chain,
@@ -128,7 +133,7 @@ impl IkNode for CcdChain2D {
         let settings = CcdSettings { max_iterations, tolerance, max_angle_step };
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read(bones, TipEnd::BoneLength, motion.from_rest)?;
+        bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, self.weight))?;
         let report = bones.pose.solve(&settings, Aim { goal, pole, tip }, limits).map_err(Problem::Solver)?;
         let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
         Ok(Solved { error: effector.distance(goal), iterations: report.iterations })

@@ -245,8 +245,12 @@ macro_rules! node_class {
                 docs {
                     enabled: "If [code]false[/code], the node stops solving by itself; [method solve] still solves.",
                     weight: "How much of the solved pose is applied: each bone's written rotation is \
-                        [code]lerp_angle(input, solved, weight)[/code], where input is its rotation before the solve. \
-                        A value outside [0, 1] (or NaN) is an error and is ignored.",
+                        [code]lerp_angle(input, solved, weight)[/code], where input is the bone's rotation as the \
+                        animation or the scene left it, never this node's own last result: 0.5 is half the IK on \
+                        every frame, with or without an [AnimationPlayer]. Below 1 the solve also starts from that \
+                        input. Every written rotation is the equal angle within half a turn of the input, so \
+                        rotations never wind up over frames. A value outside [0, 1] (or NaN) is an error and is \
+                        ignored.",
                     update_mode: "When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), \
                         every physics frame ([constant UPDATE_PHYSICS]), or only when [method solve] is called \
                         ([constant UPDATE_MANUAL]). Any other value is an error and is ignored.",

@@ -6,7 +6,7 @@ use godot::prelude::*;
 use reach2d_core::{Aim, FabrikSettings};
 
 use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
-use crate::io::bones::{self, Motion, TipEnd};
+use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
@@ -111,7 +111,7 @@ impl IkNode for FabrikChain2D {
         let settings = FabrikSettings { max_iterations, tolerance };
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read(bones, TipEnd::BoneLength, motion.from_rest)?;
+        bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, self.weight))?;
         let report = bones.pose.solve(&settings, Aim { goal, pole, tip }, limits).map_err(Problem::Solver)?;
         let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
         Ok(Solved { error: effector.distance(goal), iterations: report.iterations })

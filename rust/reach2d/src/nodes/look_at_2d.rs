@@ -6,7 +6,7 @@ use godot::prelude::*;
 use reach2d_core::{Vec2, signed_angle, solve_look_at};
 
 use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
-use crate::io::bones::{self, Motion, TipEnd};
+use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
 use crate::{checked, gizmo, setup};
@@ -97,7 +97,7 @@ impl IkNode for LookAt2D {
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read(bones, TipEnd::Direction(self.angle_offset), motion.from_rest)?;
+        bones::read(bones, TipEnd::Direction(self.angle_offset), Start::new(motion.from_rest, self.weight))?;
         let origin = bones.pose.place_joints(|_, joints| look_at(joints, goal))?;
         let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
         let to_target = goal - origin;

@@ -7,7 +7,7 @@ use godot::prelude::*;
 use reach2d_core::SpringSettings;
 
 use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
-use crate::io::bones::{self, TipEnd};
+use crate::io::bones::{self, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::io::convert::vec2;
 use crate::limits::AngleLimits;
@@ -194,7 +194,7 @@ impl SpringChain2D {
         simulation.sample_scales(n, self.stiffness_curve.as_ref(), self.damping_curve.as_ref());
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read_adjusted(bones, TipEnd::BoneLength, false, |poses| goal.follow(poses))?;
+        bones::read_adjusted(bones, TipEnd::BoneLength, Start::default(), |poses| goal.follow(poses))?;
         let teleport_distance = self.teleport_distance;
         let report = bones
             .pose

@@ -7,7 +7,7 @@ use godot::prelude::*;
 use reach2d_core::{BendSide, LimbAim, LimbStretch, solve_limb};
 
 use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
-use crate::io::bones::{self, Motion, TipEnd};
+use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
@@ -169,7 +169,7 @@ impl IkNode for TwoBoneIk2D {
         let limits = bones::chain_limits(bones, self.limits.active());
         // The solve reads the tip bone at its authored position, however the last solve stretched it.
         let authored = bones::authored_tip_position(bones, stretch.is_some());
-        bones::read_adjusted(bones, TipEnd::BoneLength, motion.from_rest, |poses| {
+        bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(motion.from_rest, self.weight), |poses| {
             if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
                 tip.position = position;
             }
