@@ -32,10 +32,11 @@ pub const CONTACT_SKIN: f32 = 0.01;
 
 /// The caller's world: shape queries of a circle in the chain's (global) frame.
 pub trait SpringCollider {
-    /// Moves a circle of `radius` from `from` by `motion`: `Some((free, normal))` when it touches a shape first
-    /// after the fraction `free` (in `[0, 1)`) of the motion, `normal` the surface's outward normal there; `None`
-    /// when the whole motion is free. Shapes the circle already overlaps at `from` may be ignored.
-    fn sweep(&mut self, from: Vec2, motion: Vec2, radius: f32) -> Option<(f32, Vec2)>;
+    /// Moves a circle of `radius` from `from` by `motion`: `Some((point, normal))` when it touches a shape on the
+    /// way, a point on that shape's surface where it first touches and the surface's outward normal there (the
+    /// contact's tangent line; it need not be the exact first point); `None` when the whole motion is free.
+    /// Shapes the circle already overlaps at `from` may be ignored.
+    fn sweep(&mut self, from: Vec2, motion: Vec2, radius: f32) -> Option<(Vec2, Vec2)>;
 
     /// The deepest overlap of a circle of `radius` at `at`: `Some((point, normal))`, a point on the shape's
     /// surface and its outward normal; `None` when it overlaps nothing.
@@ -127,7 +128,7 @@ pub fn collide_spring(
     settings: &SpringSettings,
     ends: SpringEnds<'_>,
     out: &mut [Vec2],
-    collider: &mut impl SpringCollider,
+    collider: &mut (impl SpringCollider + ?Sized),
 ) -> u32 {
     let SpringEnds { radii, previous } = ends;
     if out.len() != bones.len() + 1 || radii.len() != bones.len() {
@@ -159,16 +160,14 @@ pub fn collide_spring(
         }
         let mut end = wanted;
         let mut touched = [None; 2];
-        if let Some(from) = previous.map(|p| p[i + 1]).filter(|p| p.is_finite()) {
-            let motion = end - from;
-            if let Some((free, normal)) = collider.sweep(from, motion, radius)
-                && let Some(contact) = Contact::new(from + motion * free.clamp(0.0, 1.0), normal)
-                && let contact = contact.lifted(CONTACT_SKIN)
-                && let Some(slid) = slide_on_circle(start, bone.length, end, contact)
-            {
-                end = slid;
-                touched[0] = Some(contact.normal);
-            }
+        if let Some(from) = previous.map(|p| p[i + 1]).filter(|p| p.is_finite())
+            && let Some((point, normal)) = collider.sweep(from, end - from, radius)
+            && let Some(surface) = Contact::new(point, normal)
+            && let contact = surface.lifted(radius + CONTACT_SKIN)
+            && let Some(slid) = slide_on_circle(start, bone.length, end, contact)
+        {
+            end = slid;
+            touched[0] = Some(contact.normal);
         }
         if let Some((point, normal)) = collider.overlap(end, radius)
             && let Some(surface) = Contact::new(point, normal)
@@ -246,7 +245,7 @@ mod tests {
     }
 
     impl SpringCollider for Boxes {
-        fn sweep(&mut self, from: Vec2, motion: Vec2, radius: f32) -> Option<(f32, Vec2)> {
+        fn sweep(&mut self, from: Vec2, motion: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
             let mut best: Option<(f32, Vec2)> = None;
             for (lo, hi) in self.grown(radius) {
                 if inside(from, lo, hi) {
@@ -274,7 +273,7 @@ mod tests {
                     best = Some((enter, normal));
                 }
             }
-            best
+            best.map(|(t, normal)| (from + motion * t - normal * radius, normal))
         }
 
         fn overlap(&mut self, at: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
@@ -520,8 +519,8 @@ mod tests {
     struct Broken;
 
     impl SpringCollider for Broken {
-        fn sweep(&mut self, _: Vec2, _: Vec2, _: f32) -> Option<(f32, Vec2)> {
-            Some((f32::NAN, Vec2::new(f32::NAN, 0.0)))
+        fn sweep(&mut self, _: Vec2, _: Vec2, _: f32) -> Option<(Vec2, Vec2)> {
+            Some((Vec2::new(f32::NAN, 0.0), Vec2::new(f32::NAN, 0.0)))
         }
         fn overlap(&mut self, _: Vec2, _: f32) -> Option<(Vec2, Vec2)> {
             Some((Vec2::new(f32::INFINITY, 0.0), Vec2::Y))
