@@ -68,7 +68,11 @@ func test_a_tail_rests_on_a_floor_and_still_swings() -> void:
 	var worst := -INF
 	var lowest_tip := -INF
 	var tip_x := []
+	tip_x.resize(180)
+	var baseline := 0
 	for frame in 360:
+		if frame == 60:
+			baseline = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
 		case["character"].position = Vector2(300 + 80.0 * sin(frame / 60.0 * 1.5), 200)
 		expect(spring.advance(1.0 / 60.0), "frame %d steps" % frame)
 		var joints := joints_of(case["bones"])
@@ -77,7 +81,9 @@ func test_a_tail_rests_on_a_floor_and_still_swings() -> void:
 			expect(joints[i].is_finite(), "finite joints")
 		lowest_tip = maxf(lowest_tip, joints[-1].y)
 		if frame >= 180:
-			tip_x.append(joints[-1].x)
+			tip_x[frame - 180] = joints[-1].x
+	var allocated: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
+	expect(allocated == 0, "steady frames with colliders allocate nothing in the extension (%d allocations)" % allocated)
 	expect(worst <= 0.05, "every bone end stays at least its radius above the floor (worst %s px into it)" % worst)
 	expect(lowest_tip > floor_top - radius - 1.0, "the tail reaches down to rest on the floor (lowest tip %s)" % lowest_tip)
 	var sweep: float = tip_x.max() - tip_x.min()
