@@ -1,5 +1,6 @@
 //! `SpringChain2D`'s colliders on the engine side: the queries `reach2d_core::collide_spring` asks for, answered by
-//! the physics space the node lives in (its `World2D`). The sweep is a ray along the end's centre
+//! the physics space the node lives in (its `World2D`). First one circle around the whole chain (`intersect_shape`,
+//! one result): nothing there, no other query. The sweep is a ray along the end's centre
 //! (`intersect_ray`: exact, and a centre that crosses a wall is what passing through it means); the radius is kept
 //! by the overlap, a circle's `get_rest_info` (the deepest contact's point and normal). `cast_motion` would sweep
 //! the circle itself, but finds its fraction by bisection (to 1/256 of the motion): neither exact nor mirror-exact,
@@ -32,6 +33,9 @@ pub struct WorldQueries {
     shape: Gd<CircleShape2D>,
     query: Gd<PhysicsShapeQueryParameters2D>,
     ray: Gd<PhysicsRayQueryParameters2D>,
+    /// The chain's bounding circle, asked first.
+    bounds_shape: Gd<CircleShape2D>,
+    bounds: Gd<PhysicsShapeQueryParameters2D>,
     radius: f32,
     filter: Option<Filter>,
     point: Variant,
@@ -44,10 +48,15 @@ impl WorldQueries {
         let shape = CircleShape2D::new_gd();
         let mut query = PhysicsShapeQueryParameters2D::new_gd();
         query.set_shape(&shape);
+        let bounds_shape = CircleShape2D::new_gd();
+        let mut bounds = PhysicsShapeQueryParameters2D::new_gd();
+        bounds.set_shape(&bounds_shape);
         Self {
             shape,
             query,
             ray: PhysicsRayQueryParameters2D::new_gd(),
+            bounds_shape,
+            bounds,
             radius: -1.0,
             filter: None,
             point: GString::from("point").to_variant(),
@@ -69,6 +78,9 @@ impl WorldQueries {
             self.ray.set_collision_mask(filter.mask);
             self.ray.set_collide_with_bodies(filter.bodies);
             self.ray.set_collide_with_areas(filter.areas);
+            self.bounds.set_collision_mask(filter.mask);
+            self.bounds.set_collide_with_bodies(filter.bodies);
+            self.bounds.set_collide_with_areas(filter.areas);
             self.filter = Some(filter);
         }
         Some(Space { queries: self, space })
@@ -106,6 +118,13 @@ impl SpringCollider for Space<'_> {
         self.queries.ray.set_to(vector2(from + motion));
         let hit = self.space.intersect_ray(&self.queries.ray);
         if hit.is_empty() { None } else { self.contact(&hit, &self.queries.position) }
+    }
+
+    fn anything_near(&mut self, centre: Vec2, radius: f32) -> bool {
+        let queries = &mut *self.queries;
+        queries.bounds_shape.set_radius(radius);
+        queries.bounds.set_transform(Transform2D::from_angle_origin(0.0, vector2(centre)));
+        !self.space.intersect_shape_ex(&queries.bounds).max_results(1).done().is_empty()
     }
 
     fn overlap(&mut self, at: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {

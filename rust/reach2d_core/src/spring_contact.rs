@@ -41,6 +41,12 @@ pub trait SpringCollider {
     /// The deepest overlap of a circle of `radius` at `at`: `Some((point, normal))`, a point on the shape's
     /// surface and its outward normal; `None` when it overlaps nothing.
     fn overlap(&mut self, at: Vec2, radius: f32) -> Option<(Vec2, Vec2)>;
+
+    /// `false` when no shape overlaps the circle of `radius` around `centre`: the whole chain, where it was and
+    /// where it goes, lies inside it, so no other query is needed this step. One query per chain.
+    fn anything_near(&mut self, _centre: Vec2, _radius: f32) -> bool {
+        true
+    }
 }
 
 /// A line the end's centre must stay on the `normal` side of: `(p - point) · normal >= 0`.
@@ -135,6 +141,10 @@ pub fn collide_spring(
         return 0;
     }
     let previous = previous.filter(|p| p.len() == out.len());
+    let (centre, reach) = bounds(out, previous.unwrap_or(&[]), radii);
+    if !(reach.is_finite() && collider.anything_near(centre, reach)) {
+        return 0;
+    }
     let limits = &goal.limits;
     let energy = spring_energy(bones, settings, goal.scales);
     let mut contacts = 0;
@@ -207,6 +217,16 @@ pub fn collide_spring(
     contacts
 }
 
+/// A circle holding every joint of `out` and `previous`, grown by the largest radius and the skin.
+fn bounds(out: &[Vec2], previous: &[Vec2], radii: &[f32]) -> (Vec2, f32) {
+    let (lo, hi) = out
+        .iter()
+        .chain(previous)
+        .fold((Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let largest = radii.iter().fold(0.0f32, |a, &r| a.max(r));
+    ((lo + hi) * 0.5, (hi - lo).length() * 0.5 + largest + CONTACT_SKIN)
+}
+
 /// Where moving the ends out of the world turned a bone further from its goal than the step had it, the spring
 /// would gain energy the wall never gave: the velocities give it back (scaled down until `Σ ½ω² + ½k·x²` is at
 /// most `energy`, or to rest).
@@ -274,6 +294,10 @@ mod tests {
                 }
             }
             best.map(|(t, normal)| (from + motion * t - normal * radius, normal))
+        }
+
+        fn anything_near(&mut self, centre: Vec2, radius: f32) -> bool {
+            self.grown(radius).any(|(lo, hi)| centre.cmpge(lo).all() && centre.cmple(hi).all())
         }
 
         fn overlap(&mut self, at: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
@@ -513,6 +537,43 @@ mod tests {
             energy = next;
         }
         assert!(contacts > 0 && energy < 1e-3 * initial, "{contacts} contacts, energy {initial} -> {energy}");
+    }
+
+    /// Counts the queries a world answers.
+    struct Counted(Boxes, u32);
+
+    impl SpringCollider for Counted {
+        fn sweep(&mut self, from: Vec2, motion: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
+            self.1 += 1;
+            self.0.sweep(from, motion, radius)
+        }
+        fn overlap(&mut self, at: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
+            self.1 += 1;
+            self.0.overlap(at, radius)
+        }
+        fn anything_near(&mut self, centre: Vec2, radius: f32) -> bool {
+            self.1 += 1;
+            self.0.anything_near(centre, radius)
+        }
+    }
+
+    #[test]
+    fn a_chain_far_from_every_shape_asks_once() {
+        let joints = straight(Vec2::ZERO, &[20.0, 20.0, 20.0], 1.0);
+        let settings = SpringSettings { gravity: Vec2::new(0.0, 980.0), ..SpringSettings::default() };
+        let goal = SpringGoal { joints: &joints, limits: ChainLimits::NONE, scales: &[] };
+        let (mut frame, mut bones, mut out) = (SpringFrame::default(), vec![SpringBone::default(); 3], joints.clone());
+        let mut far = Counted(floor_world(), 0);
+        step_spring(&mut frame, &mut bones, &goal, &settings, 1.0 / 60.0, &mut out).unwrap();
+        let previous = out.clone();
+        let ends = SpringEnds { radii: &[3.0; 3], previous: Some(&previous) };
+        collide_spring(&frame, &mut bones, &goal, &settings, ends, &mut out, &mut far);
+        assert_eq!(far.1, 1, "one bounding query, nothing near");
+        // Near a shape (not touching it): the bounding query, then a sweep and an overlap per end.
+        let mut near = Counted(Boxes(vec![(Vec2::new(-100.0, 55.0), Vec2::new(100.0, 60.0))]), 0);
+        let mut out = previous.clone();
+        collide_spring(&frame, &mut bones, &goal, &settings, ends, &mut out, &mut near);
+        assert_eq!(near.1, 7);
     }
 
     /// A world that answers with NaN and nonsense.
