@@ -40,6 +40,10 @@ crate::nodes::declare::node_class! {
     /// The node runs after [AnimationPlayer], [AnimationTree] and the IK nodes in the same frame (process priority
     /// 110 at run time), so a tail can hang off an IK-driven body. Per-bone angle limits ([method set_angle_limits])
     /// hold after every step.
+    ///
+    /// With [member use_colliders] the chain touches the physics world: each bone's end stays [member collision_radius]
+    /// away from every shape on [member collision_mask] (a floor, a wall, a moving platform), slides along it and never
+    /// passes through it, however fast it moves and however low the frame rate. Queries run in the node's [World2D].
     pub struct SpringChain2D {
         bones: spring {
             /// First bone of the chain: it swings about its origin, which follows the body.
