@@ -8,7 +8,7 @@
 //! `fuzz/corpus/<target>`. A crash is saved under `fuzz/artifacts/<target>/`; move it into
 //! `fuzz/regressions/<target>/` so the replay test keeps it.
 
-use crate::{Result, repo_root, run};
+use crate::process::{Result, repo_root, run};
 use std::process::Command;
 
 /// Every fuzz target, in the order `all` runs them.
