@@ -2,9 +2,9 @@ extends "res://walker.gd"
 ## The walker with secondary motion: a SpringChain2D tail on its hip and a SpringChain2D ponytail on its head. The
 ## body is IK-driven (TwoBoneIk2D legs set the hip's bob, a LookAt2D turns the head), and the springs run after
 ## the IK in the same frame, so the tail and hair hang off the solved pose. Turning around sets scale.x = -1 on the
-## character: the tail swings on as the mirror image instead of whipping across. Both springs collide with the
-## world (`use_colliders`): a low beam the curled tail presses against and slides along as the walker passes under
-## it, and a wall at each end of the walk that the tail rests on after the walker turns.
+## character: the tail swings on as the mirror image instead of whipping across. The tail collides with the
+## world (`use_colliders`): a wall at each end of the walk that the tail's tip rests against when the walker turns
+## there, and a beam overhead.
 
 var tail_spring: Node2D
 var hair_spring: Node2D
@@ -16,7 +16,7 @@ func demo_title() -> String:
 
 
 func demo_help() -> String:
-	return "The tail and the ponytail are SpringChain2D nodes: they lag behind the walking, bobbing body, hang under gravity and settle. The legs and head are IK; the springs run after them. Turning around (scale.x = -1) carries the swing over mirrored, without a whip. With use_colliders the tail slides along the low beam and rests against the walls (StaticBody2D shapes). Arrow keys turn; the toggle adds wind."
+	return "The tail and the ponytail are SpringChain2D nodes: they lag behind the walking, bobbing body, hang under gravity and settle. The legs and head are IK; the springs run after them. Turning around (scale.x = -1) carries the swing over mirrored, without a whip. With use_colliders the tail's tip rests against the walls (StaticBody2D shapes) when the walker turns. Arrow keys turn; the toggle adds wind."
 
 
 func _demo_ready() -> void:
@@ -50,8 +50,8 @@ func _demo_ready() -> void:
 	radius_curve.add_point(Vector2(1, 0.66))
 	tail_spring.collision_radius_curve = radius_curve
 	add_child(tail_spring)
-	add_obstacle("Beam", Vector2(480, ground_y(480) - 150), Vector2(240, 14))
-	for x in [X_MIN - 55.0, X_MAX + 55.0]:
+	add_obstacle("Beam", Vector2(480, ground_y(480) - 172), Vector2(240, 14))
+	for x in [X_MIN - 85.0, X_MAX + 85.0]:
 		add_obstacle("Wall", Vector2(x, ground_y(x) - 100), Vector2(14, 200))
 	# A 5-bone ponytail from the back of the head, hanging off the LookAt2D-driven head.
 	var head: Bone2D = head_ik.bone
@@ -67,8 +67,6 @@ func _demo_ready() -> void:
 	hair_spring.stiffness = 60.0
 	hair_spring.damping = 4.0
 	hair_spring.gravity = Vector2(0, 980)
-	hair_spring.use_colliders = true
-	hair_spring.collision_radius = 4.0
 	add_child(hair_spring)
 	add_toggle("Wind", false, func(on: bool) -> void: wind = on)
 	if scripted:
