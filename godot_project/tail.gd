@@ -2,7 +2,9 @@ extends "res://walker.gd"
 ## The walker with secondary motion: a SpringChain2D tail on its hip and a SpringChain2D ponytail on its head. The
 ## body is IK-driven (TwoBoneIk2D legs set the hip's bob, a LookAt2D turns the head), and the springs run after
 ## the IK in the same frame, so the tail and hair hang off the solved pose. Turning around sets scale.x = -1 on the
-## character: the tail swings on as the mirror image instead of whipping across.
+## character: the tail swings on as the mirror image instead of whipping across. The tail collides with the
+## world (`use_colliders`): a wall at each end of the walk that the tail's tip rests against when the walker turns
+## there, and a beam overhead.
 
 var tail_spring: Node2D
 var hair_spring: Node2D
@@ -14,7 +16,7 @@ func demo_title() -> String:
 
 
 func demo_help() -> String:
-	return "The tail and the ponytail are SpringChain2D nodes: they lag behind the walking, bobbing body, hang under gravity and settle. The legs and head are IK; the springs run after them. Turning around (scale.x = -1) carries the swing over mirrored, without a whip. Arrow keys turn; the toggle adds wind."
+	return "The tail and the ponytail are SpringChain2D nodes: they lag behind the walking, bobbing body, hang under gravity and settle. The legs and head are IK; the springs run after them. Turning around (scale.x = -1) carries the swing over mirrored, without a whip. With use_colliders the tail's tip rests against the walls (StaticBody2D shapes) when the walker turns. Arrow keys turn; the toggle adds wind."
 
 
 func _demo_ready() -> void:
@@ -40,7 +42,17 @@ func _demo_ready() -> void:
 	curve.add_point(Vector2(1, 0.6))
 	tail_spring.stiffness_curve = curve
 	tail_spring.set_angle_limits(0, 1.6, 3.6)
+	# Colliders: each bone's end keeps 6 px (4 px at the tip) from the beam and the walls.
+	tail_spring.use_colliders = true
+	tail_spring.collision_radius = 6.0
+	var radius_curve := Curve.new()
+	radius_curve.add_point(Vector2(0, 1.0))
+	radius_curve.add_point(Vector2(1, 0.66))
+	tail_spring.collision_radius_curve = radius_curve
 	add_child(tail_spring)
+	add_obstacle("Beam", Vector2(480, ground_y(480) - 172), Vector2(240, 14))
+	for x in [X_MIN - 85.0, X_MAX + 85.0]:
+		add_obstacle("Wall", Vector2(x, ground_y(x) - 100), Vector2(14, 200))
 	# A 5-bone ponytail from the back of the head, hanging off the LookAt2D-driven head.
 	var head: Bone2D = head_ik.bone
 	var strands := Rig.chain(head, [12.0, 12.0, 12.0, 12.0, 12.0], [2.2, 0.15, 0.15, 0.15, 0.15], "Hair%d")
@@ -66,6 +78,23 @@ func _demo_ready() -> void:
 		add_child(clock)
 		for spring in clock.springs:
 			spring.update_mode = 2
+
+
+## A StaticBody2D box the springs collide with (layer 1), drawn as a plank.
+func add_obstacle(label: String, at: Vector2, size: Vector2) -> void:
+	var body := StaticBody2D.new()
+	body.name = label
+	body.position = at
+	var shape := CollisionShape2D.new()
+	var rect := RectangleShape2D.new()
+	rect.size = size
+	shape.shape = rect
+	body.add_child(shape)
+	var plank := Polygon2D.new()
+	plank.polygon = PackedVector2Array([-size / 2, Vector2(size.x, -size.y) / 2, size / 2, Vector2(-size.x, size.y) / 2])
+	plank.color = Color(0.45, 0.36, 0.28)
+	body.add_child(plank)
+	add_child(body)
 
 
 class FixedClock extends Node:

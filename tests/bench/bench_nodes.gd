@@ -119,12 +119,28 @@ func measure(kind: String, n: int, use_builtin: bool, mirrored: bool) -> Diction
 ## SpringChain2D against the built-in SkeletonModification2DJiggle on the same chains: one 1/60 s frame each (the
 ## spring simulates it in 4 substeps of 1/240 s; the jiggle takes one step per frame). Chains swing: their
 ## skeletons move every frame, so neither settles.
-func measure_spring(n: int, use_builtin: bool) -> Dictionary:
+##
+## With `colliders` both collide with a StaticBody2D floor under each chain, 40 px below its root (the longer chains
+## start through it, the swaying skeletons drag them along it): the spring with `use_colliders` (radius 4), the
+## jiggle with `use_colliders` (its ray per joint needs the physics execution mode).
+func measure_spring(n: int, use_builtin: bool, colliders := false) -> Dictionary:
 	var rigs := []
 	var springs := []
+	var floors := []
 	for c in CHAINS_PER_SET:
-		var rig := make_rig(n, Vector2(200 + (c % 8) * 220, 200 + (c / 8) * 220), c % 2 == 1)
+		var at := Vector2(200 + (c % 8) * 220, 200 + (c / 8) * 220)
+		var rig := make_rig(n, at, c % 2 == 1)
 		rigs.append(rig)
+		if colliders:
+			var body := StaticBody2D.new()
+			body.position = at + Vector2(0, 50)
+			var shape := CollisionShape2D.new()
+			var rect := RectangleShape2D.new()
+			rect.size = Vector2(2 * n * LENGTH + 40, 20)
+			shape.shape = rect
+			body.add_child(shape)
+			root.add_child(body)
+			floors.append(body)
 		if use_builtin:
 			var skeleton: Skeleton2D = rig["skeleton"]
 			var bones: Array = rig["bones"]
@@ -137,6 +153,10 @@ func measure_spring(n: int, use_builtin: bool) -> Dictionary:
 			m.target_nodepath = skeleton.get_path_to(rig["target"])
 			m.use_gravity = true
 			m.gravity = Vector2(0, 6)
+			if colliders:
+				m.use_colliders = true
+				m.collision_mask = 1
+				m.execution_mode = 1
 			var stack := SkeletonModificationStack2D.new()
 			stack.add_modification(m)
 			skeleton.set_modification_stack(stack)
@@ -147,17 +167,22 @@ func measure_spring(n: int, use_builtin: bool) -> Dictionary:
 			spring.root_bone = rig["bones"][0]
 			spring.tip_bone = rig["bones"][-1]
 			spring.gravity = Vector2(0, 980)
+			spring.use_colliders = colliders
 			root.add_child(spring)
 			springs.append(spring)
+	if colliders:
+		for i in 2:
+			await physics_frame
 	var samples := []
 	var finite := true
+	var mode := 1 if colliders else 0
 	for r in REPEATS:
 		for c in rigs.size():
 			rigs[c]["skeleton"].position += Vector2(sin(r * 0.5 + c), cos(r * 0.3)) * 4.0
 		var start := Time.get_ticks_usec()
 		if use_builtin:
 			for rig in rigs:
-				rig["skeleton"].execute_modifications(1.0 / 60.0, 0)
+				rig["skeleton"].execute_modifications(1.0 / 60.0, mode)
 		else:
 			for spring in springs:
 				spring.advance(1.0 / 60.0)
@@ -169,6 +194,8 @@ func measure_spring(n: int, use_builtin: bool) -> Dictionary:
 		rig["target"].free()
 	for spring in springs:
 		spring.free()
+	for body in floors:
+		body.free()
 	var s := stats(samples)
 	s["finite"] = finite
 	return s
@@ -180,13 +207,26 @@ func spring_table() -> void:
 	print("| N | SpringChain2D us | per bone | per bone per substep | built-in jiggle us | per bone | jiggle / spring |")
 	print("|---|---|---|---|---|---|---|")
 	for n in [4, 8, 16]:
-		var ours := measure_spring(n, false)
-		var theirs := measure_spring(n, true)
+		var ours: Dictionary = await measure_spring(n, false)
+		var theirs: Dictionary = await measure_spring(n, true)
 		print("| %d | %.2f [%.2f, %.2f] | %.3f | %.3f | %.2f [%.2f, %.2f] | %.3f | %.2fx |" % [
 			n, ours["median"], ours["p10"], ours["p90"], ours["median"] / n, ours["median"] / n / 4.0,
 			theirs["median"], theirs["p10"], theirs["p90"], theirs["median"] / n, theirs["median"] / ours["median"]])
 		if not (ours["finite"] and theirs["finite"]):
 			print("| %d | not finite: spring %s, jiggle %s | | | | | |" % [n, ours["finite"], theirs["finite"]])
+	print("")
+	print("Colliders (a StaticBody2D floor under each chain): microseconds per chain per 1/60 s frame (median [p10, p90])")
+	print("| N | spring, colliders off | spring, colliders on | on / off | jiggle, colliders on | jiggle / spring (both on) |")
+	print("|---|---|---|---|---|---|")
+	for n in [4, 8, 16]:
+		var off: Dictionary = await measure_spring(n, false, false)
+		var on: Dictionary = await measure_spring(n, false, true)
+		var jiggle: Dictionary = await measure_spring(n, true, true)
+		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2f [%.2f, %.2f] | %.2fx |" % [
+			n, off["median"], off["p10"], off["p90"], on["median"], on["p10"], on["p90"], on["median"] / off["median"],
+			jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / on["median"]])
+		if not (off["finite"] and on["finite"] and jiggle["finite"]):
+			print("| %d | not finite: off %s, on %s, jiggle %s | | | | |" % [n, off["finite"], on["finite"], jiggle["finite"]])
 
 
 func _run() -> void:
@@ -204,7 +244,7 @@ func _run() -> void:
 		print("| %s | %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.1fx | %.3f | %.3f | %.3f | %.3f |" % [
 			kind, n, ours["median"], ours["p10"], ours["p90"], theirs["median"], theirs["p10"], theirs["p90"],
 			theirs["median"] / ours["median"], ours["error"], theirs["error"], ours_m["error"], theirs_m["error"]])
-	spring_table()
+	await spring_table()
 	# The floor under every row: one GDScript call into the extension that does nothing.
 	var probe: Node2D = ClassDB.instantiate("FabrikChain2D")
 	root.add_child(probe)

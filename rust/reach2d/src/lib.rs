@@ -22,6 +22,7 @@ mod nodes;
 mod pose;
 mod problem;
 mod setup;
+mod spring_collision;
 mod spring_state;
 
 struct Reach2D;

@@ -7,8 +7,8 @@ use godot::classes::Curve;
 use godot::obj::Gd;
 use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{
-    AngleLimit, ChainLimits, SpringBone, SpringError, SpringFrame, SpringGoal, SpringReport, SpringScale,
-    SpringSettings, Vec2, carry_spring, step_spring,
+    AngleLimit, ChainLimits, SpringBone, SpringCollider, SpringEnds, SpringError, SpringFrame, SpringGoal,
+    SpringReport, SpringScale, SpringSettings, Vec2, carry_spring, collide_spring, step_spring,
 };
 
 use crate::problem::Problem;
@@ -53,6 +53,13 @@ pub struct Simulation {
     last_parent: Option<Affine2>,
     /// The angle limits as segment limits for the simulation, derived from the rotation limits every step.
     segment_limits: Vec<Option<AngleLimit>>,
+    /// Whether the last step had limits (`segment_limits` apply).
+    limited: bool,
+    /// Each bone's collision radius (sampled when colliders are on), the joints the last step wrote (the sweeps
+    /// start there) and whether they belong to the state (not after a reset, nor after a step without colliders).
+    radii: Vec<f32>,
+    previous: Vec<Vec2>,
+    previous_known: bool,
 }
 
 impl Simulation {
@@ -60,6 +67,46 @@ impl Simulation {
     pub fn reset(&mut self) {
         self.frame.unprime();
         self.last_parent = None;
+        self.previous_known = false;
+    }
+
+    /// Samples each bone's collision radius: `radius` times the curve at `i / (bones - 1)` (negative or not finite
+    /// counts as 0: no collision for that bone).
+    pub fn sample_radii(&mut self, bones: usize, radius: f32, curve: Option<&Gd<Curve>>) {
+        self.radii.clear();
+        let curve = curve.filter(|c| c.is_instance_valid());
+        for i in 0..bones {
+            let x = if bones > 1 { i as f32 / (bones - 1) as f32 } else { 0.0 };
+            let r = radius * curve.map_or(1.0, |c| c.sample_baked(x));
+            self.radii.push(if r.is_finite() { r.max(0.0) } else { 0.0 });
+        }
+    }
+
+    /// After [`Self::step`]: keeps each bone's end outside the world that `collider` answers for (`joints`, the
+    /// step's output, move with them; see `reach2d_core::collide_spring`). Without a collider it only forgets the
+    /// last joints. Returns how many ends touched.
+    pub fn collide(
+        &mut self,
+        joints: &mut [Vec2],
+        settings: &SpringSettings,
+        collider: Option<&mut dyn SpringCollider>,
+    ) -> u32 {
+        let Some(collider) = collider.filter(|_| self.radii.len() == self.bones.len()) else {
+            self.previous_known = false;
+            return 0;
+        };
+        let per_bone = if self.limited { &self.segment_limits[..] } else { &[][..] };
+        // The limits and scales are what `collide_spring` reads of the goal; the root direction is not used.
+        let goal =
+            SpringGoal { joints, limits: ChainLimits { root_direction: Vec2::X, per_bone }, scales: &self.scales };
+        let previous = self.previous_known.then_some(&self.previous[..]);
+        let ends = SpringEnds { radii: &self.radii, previous };
+        let contacts =
+            collide_spring(&self.frame, &mut self.bones, &goal, settings, ends, &mut self.simulated, collider);
+        joints.copy_from_slice(&self.simulated);
+        self.previous.copy_from_slice(joints);
+        self.previous_known = true;
+        contacts
     }
 
     /// Samples the curves into per-bone scales; leaves them empty (all 1) without curves.
@@ -96,6 +143,7 @@ impl Simulation {
         // The root frame (the root's parent's x axis) and the limits as segment limits for this pose.
         let root_direction = pose.segment_limits(joints, rotation_limits, &mut self.segment_limits);
         let limited = !rotation_limits.iter().all(Option::is_none);
+        self.limited = limited;
         let per_bone = if limited { &self.segment_limits[..] } else { &[][..] };
         if let Some(last) = self.last_parent.filter(|_| self.frame.is_primed()) {
             // A flip (a scale sign change above the chain) carries the swing over, mirrored, instead of whipping;
@@ -118,6 +166,9 @@ impl Simulation {
                 _ => Problem::SpringForceNotFinite,
             })?;
         joints.copy_from_slice(&self.simulated);
+        if report.reset {
+            self.previous_known = false;
+        }
         Ok(report)
     }
 }
@@ -130,6 +181,8 @@ pub fn fit(goal: &mut GoalPose, simulation: &mut Simulation, n: usize) {
     simulation.bones.resize(n, SpringBone::default());
     simulation.simulated.resize(n + 1, Vec2::ZERO);
     simulation.segment_limits.resize(n, None);
+    simulation.previous.resize(n + 1, Vec2::ZERO);
+    simulation.previous_known = false;
     simulation.frame.unprime();
     goal.rotations.resize(n, 0.0);
     goal.written.resize(n, 0.0);

@@ -112,6 +112,7 @@ mod pole;
 mod posed;
 mod refine;
 pub mod spring;
+mod spring_contact;
 mod two_bone;
 mod validate;
 pub mod write_back;
@@ -137,6 +138,9 @@ pub use posed::{Aim, PosedChain, TipDirection, follow_tip_direction, solve_posed
 pub use spring::{
     SpringBone, SpringError, SpringFrame, SpringGoal, SpringReport, SpringScale, SpringSettings, carry_spring,
     reset_spring, step_spring,
+};
+pub use spring_contact::{
+    CONTACT_SKIN, Contact, SpringCollider, SpringEnds, collide_spring, slide_on_circle, slide_velocity,
 };
 pub use two_bone::{TwoBoneSolution, soften_reach, solve_two_bone};
 

@@ -146,7 +146,7 @@ pub struct SpringBone {
     /// This step's change of the goal angle, radians (scratch).
     goal_change: f32,
     /// This step's bone length (scratch).
-    length: f32,
+    pub(crate) length: f32,
 }
 
 /// The root frame's motion as of the last step. `Default` is unprimed: the next step resets the chain first.
@@ -178,6 +178,12 @@ impl SpringFrame {
     #[must_use]
     pub fn position(&self) -> Vec2 {
         self.position
+    }
+
+    /// The root frame's global angle at the last step, radians: the first bone's angle is relative to it.
+    #[must_use]
+    pub fn root_angle(&self) -> f32 {
+        self.angle
     }
 }
 

@@ -4,7 +4,7 @@
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::SpringSettings;
+use reach2d_core::{SpringCollider, SpringSettings};
 
 use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
 use crate::io::bones::{self, Start, TipEnd};
@@ -12,6 +12,7 @@ use crate::io::chain::Shape;
 use crate::io::convert::vec2;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
+use crate::spring_collision::{Filter, WorldQueries};
 use crate::spring_state::{self, GoalPose, Simulation};
 use crate::{checked, gizmo, setup};
 
@@ -39,6 +40,10 @@ crate::nodes::declare::node_class! {
     /// The node runs after [AnimationPlayer], [AnimationTree] and the IK nodes in the same frame (process priority
     /// 110 at run time), so a tail can hang off an IK-driven body. Per-bone angle limits ([method set_angle_limits])
     /// hold after every step.
+    ///
+    /// With [member use_colliders] the chain touches the physics world: each bone's end stays [member collision_radius]
+    /// away from every shape on [member collision_mask] (a floor, a wall, a moving platform), slides along it and never
+    /// passes through it, however fast it moves and however low the frame rate. Queries run in the node's [World2D].
     pub struct SpringChain2D {
         bones: spring {
             /// First bone of the chain: it swings about its origin, which follows the body.
@@ -81,6 +86,36 @@ crate::nodes::declare::node_class! {
             #[export(range = (0.0, 2000.0, 1.0, or_greater, suffix = "px"))]
             #[init(val = 500.0)]
             teleport_distance: f32,
+            /// When on, each bone's end stays outside every physics shape on [member collision_mask], as a circle of
+            /// [member collision_radius]: it stops where it first touches (however fast it moves, so it never passes
+            /// through a thin wall), slides along the surface and is pushed out of a shape that moves into it. Off
+            /// by default (no physics queries).
+            #[export_group(name = "Collision")]
+            #[export]
+            use_colliders: bool,
+            /// The physics layers the chain collides with.
+            #[export(flags_2d_physics)]
+            #[init(val = 1)]
+            collision_mask: u32,
+            /// The radius of each bone's end, in global pixels: the end stays this far from every shape. 0 turns a
+            /// bone's collision off.
+            #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
+            #[var(set = set_collision_radius)]
+            #[init(val = 4.0)]
+            collision_radius: f32,
+            /// Optional: multiplies [member collision_radius] along the chain, sampled like [member stiffness_curve].
+            /// Negative values count as 0 (no collision for that bone).
+            #[export]
+            collision_radius_curve: Option<Gd<Curve>>,
+            /// Collide with physics bodies (static, animatable, rigid and character bodies).
+            #[export]
+            #[init(val = true)]
+            collide_with_bodies: bool,
+            /// Collide with [Area2D]s.
+            #[export]
+            collide_with_areas: bool,
+            /// The physics queries, made on the first step with colliders on.
+            queries: Option<WorldQueries>,
             /// The goal pose the simulation follows.
             goal: GoalPose,
             /// The simulation's state and buffers.
@@ -92,6 +127,12 @@ crate::nodes::declare::node_class! {
             #[func]
             fn set_max_angle_step(&mut self, value: f32) {
                 checked::set_float(&mut self.max_angle_step, "SpringChain2D", "max_angle_step", value, 0.0, f32::MAX);
+            }
+            /// Sets [member collision_radius]: a negative (or not finite) value prints an error and keeps the current
+            /// one.
+            #[func]
+            fn set_collision_radius(&mut self, value: f32) {
+                checked::set_float(&mut self.collision_radius, "SpringChain2D", "collision_radius", value, 0.0, f32::MAX);
             }
         }
         last_error: "The largest angle in radians between a bone and its animated pose (relative to its parent) after the last \
@@ -189,16 +230,25 @@ impl SpringChain2D {
     fn step(&mut self, delta: f32) -> Result<Solved, Problem> {
         let settings = self.check()?;
         let n = self.state.bones.chain.len();
+        let node = self.use_colliders.then(|| self.to_gd().upcast::<Node2D>());
         let (goal, simulation) = (&mut self.goal, &mut self.simulation);
         spring_state::fit(goal, simulation, n);
         simulation.sample_scales(n, self.stiffness_curve.as_ref(), self.damping_curve.as_ref());
+        let filter =
+            Filter { mask: self.collision_mask, bodies: self.collide_with_bodies, areas: self.collide_with_areas };
+        let mut space = node.as_ref().and_then(|node| {
+            simulation.sample_radii(n, self.collision_radius, self.collision_radius_curve.as_ref());
+            self.queries.get_or_insert_with(WorldQueries::new).in_space_of(node, filter)
+        });
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
         bones::read_adjusted(bones, TipEnd::BoneLength, Start::default(), |poses| goal.follow(poses))?;
         let teleport_distance = self.teleport_distance;
-        let report = bones
-            .pose
-            .place_joints(|pose, joints| simulation.step(pose, joints, limits, &settings, delta, teleport_distance))?;
+        let report = bones.pose.place_joints(|pose, joints| {
+            let report = simulation.step(pose, joints, limits, &settings, delta, teleport_distance)?;
+            simulation.collide(joints, &settings, space.as_mut().map(|s| s as &mut dyn SpringCollider));
+            Ok::<_, Problem>(report)
+        })?;
         bones::write(bones, self.weight, limits, f32::INFINITY)?;
         goal.remember(bones.pose.rotations());
         Ok(Solved { error: report.deviation, iterations: report.substeps })

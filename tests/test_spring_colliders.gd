@@ -1,0 +1,245 @@
+extends "res://lib/test_case.gd"
+## SpringChain2D's colliders (issue 23) on real Skeleton2D/Bone2D rigs with bone_angle != 0 against StaticBody2D
+## shapes in the scene's physics space: a tail rests on a floor and still swings, a tail thrown at a thin wall at
+## 20 fps does not pass it, a mirrored character against a mirrored world is the mirror image, colliders off
+## change nothing, and a bad radius is refused with one message.
+
+const ErrorLog := preload("res://lib/error_log.gd")
+const DOWN := Vector2(0, 980)
+
+
+func make_character(at: Vector2, lengths: Array, rotations: Array, bone_angle := 0.25) -> Dictionary:
+	var character := Node2D.new()
+	character.name = "Character%d" % get_child_count()
+	character.position = at
+	add_child(character)
+	var skeleton := Skeleton2D.new()
+	skeleton.position = Vector2(12, -7)
+	character.add_child(skeleton)
+	var bones := Rig.chain(skeleton, lengths, rotations)
+	for i in bones.size():
+		bones[i].set_bone_angle(bone_angle)
+		bones[i].position = Vector2.ZERO if i == 0 else Vector2.from_angle(bone_angle) * lengths[i - 1]
+		bones[i].rest = bones[i].transform
+	return {"character": character, "bones": bones}
+
+
+func make_spring(case: Dictionary, radius := 5.0) -> Node2D:
+	var bones: Array = case["bones"]
+	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
+	spring.update_mode = 2
+	spring.root_bone = bones[0]
+	spring.tip_bone = bones[-1]
+	spring.use_colliders = true
+	spring.collision_radius = radius
+	add_child(spring)
+	return spring
+
+
+## A StaticBody2D box of `size` centred at `at` (on layer 1).
+func make_box(at: Vector2, size: Vector2) -> StaticBody2D:
+	var body := StaticBody2D.new()
+	body.position = at
+	var shape := CollisionShape2D.new()
+	var rect := RectangleShape2D.new()
+	rect.size = size
+	shape.shape = rect
+	body.add_child(shape)
+	add_child(body)
+	return body
+
+
+## Lets the physics server take the new shapes in.
+func settle_physics() -> void:
+	for i in 2:
+		await get_tree().physics_frame
+
+
+func test_a_tail_rests_on_a_floor_and_still_swings() -> void:
+	var floor_top := 280.0
+	var floor := make_box(Vector2(400, floor_top + 20), Vector2(1200, 40))
+	var case := make_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1])
+	var spring := make_spring(case)
+	spring.gravity = DOWN
+	spring.stiffness = 30.0
+	spring.damping = 3.0
+	var radius: float = spring.collision_radius
+	await settle_physics()
+	var worst := -INF
+	var lowest_tip := -INF
+	var tip_x := []
+	tip_x.resize(180)
+	var baseline := 0
+	for frame in 360:
+		if frame == 60:
+			baseline = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
+		case["character"].position = Vector2(300 + 80.0 * sin(frame / 60.0 * 1.5), 200)
+		expect(spring.advance(1.0 / 60.0), "frame %d steps" % frame)
+		var joints := joints_of(case["bones"])
+		for i in range(1, joints.size()):
+			worst = maxf(worst, joints[i].y - (floor_top - radius))
+			expect(joints[i].is_finite(), "finite joints")
+		lowest_tip = maxf(lowest_tip, joints[-1].y)
+		if frame >= 180:
+			tip_x[frame - 180] = joints[-1].x
+	var allocated: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
+	expect(allocated == 0, "steady frames with colliders allocate nothing in the extension (%d allocations)" % allocated)
+	expect(worst <= 0.05, "every bone end stays at least its radius above the floor (worst %s px into it)" % worst)
+	expect(lowest_tip > floor_top - radius - 1.0, "the tail reaches down to rest on the floor (lowest tip %s)" % lowest_tip)
+	var sweep: float = tip_x.max() - tip_x.min()
+	expect(sweep > 80.0, "it still swings and slides along the floor (tip swept %s px)" % sweep)
+	print("floor: worst %s px past the radius, tip down to %s, swept %s px" % [worst, lowest_tip, sweep])
+	for node in [case["character"], spring, floor]:
+		node.free()
+
+
+func test_a_tail_thrown_at_a_thin_wall_does_not_pass() -> void:
+	var wall_x := 400.0
+	var wall := make_box(Vector2(wall_x + 1, 200), Vector2(2, 400))
+	var case := make_character(Vector2(wall_x - 100, 200), [30.0, 30.0, 30.0, 30.0], [PI, 0.0, 0.0, 0.0])
+	var spring := make_spring(case, 4.0)
+	spring.stiffness = 2000.0
+	spring.damping = 2.0
+	await settle_physics()
+	var worst := -INF
+	for frame in 120:
+		# The body spins the tail round at up to 30 rad/s, stepped at 20 fps: 1.5 rad a frame at the end.
+		var delta := 1.0 / 20.0
+		case["character"].rotation = -minf(frame * delta * 10.0, 30.0) * frame * delta * 0.5
+		spring.advance(delta)
+		for p in joints_of(case["bones"]):
+			worst = maxf(worst, p.x - (wall_x - 4.0))
+	expect(worst <= 0.05, "no joint passes the 2 px wall (worst %s px past its radius)" % worst)
+	print("thin wall at 20 fps: worst %s px" % worst)
+	for node in [case["character"], spring, wall]:
+		node.free()
+
+
+func test_a_moving_body_pushes_the_tail_out() -> void:
+	# A tail hanging straight down; a box rises into it from below at 120 px/s and stops 40 px above where the tip was.
+	var case := make_character(Vector2(300, 100), [30.0, 30.0, 30.0, 30.0], [PI / 2 - 0.25, 0.0, 0.0, 0.0])
+	var spring := make_spring(case)
+	spring.gravity = DOWN
+	spring.stiffness = 20.0
+	var radius: float = spring.collision_radius
+	var box := make_box(Vector2(300, 360), Vector2(300, 40))
+	await settle_physics()
+	var worst := -INF
+	var top := 0.0
+	for frame in 180:
+		top = maxf(340.0 - frame * 2.0, 180.0)
+		box.position.y = top + 20.0
+		# A body moves in the physics step: the space's broadphase takes the new place in then.
+		await get_tree().physics_frame
+		spring.advance(1.0 / 60.0)
+		var joints := joints_of(case["bones"])
+		for i in range(1, joints.size()):
+			worst = maxf(worst, joints[i].y - (top - radius))
+	expect(worst <= 0.05, "every bone end stays out of the rising box (worst %s px into its radius)" % worst)
+	print("rising box: worst %s px" % worst)
+	for node in [case["character"], spring, box]:
+		node.free()
+
+
+func mirror_x(p: Vector2, axis: float) -> Vector2:
+	return Vector2(2.0 * axis - p.x, p.y)
+
+
+func test_a_mirrored_character_against_a_mirrored_world_is_the_mirror_image() -> void:
+	var axis := 500.0
+	var floor_top := 320.0
+	var world := [
+		make_box(Vector2(axis, floor_top + 20), Vector2(1000, 40)),
+		make_box(Vector2(axis - 150 + 75, 240), Vector2(6, 200)),
+		make_box(Vector2(axis + 150 - 75, 240), Vector2(6, 200)),
+	]
+	var lengths := [34.0, 28.0, 24.0, 18.0]
+	var rotations := [1.2, 0.3, -0.2, 0.4]
+	var a := make_character(Vector2(axis - 150, 250), lengths, rotations)
+	var b := make_character(Vector2(axis + 150, 250), lengths, rotations)
+	b["character"].scale = Vector2(-1, 1)
+	var sa := make_spring(a)
+	var sb := make_spring(b)
+	for s in [sa, sb]:
+		s.gravity = DOWN
+		s.stiffness = 40.0
+		s.damping = 2.0
+	sa.external_force = Vector2(400, 0)
+	sb.external_force = Vector2(-400, 0)
+	await settle_physics()
+	var worst := 0.0
+	var touched := 0
+	for frame in 300:
+		var t := frame / 60.0
+		var offset := Vector2(40.0 * sin(2.0 * t), 15.0 * sin(3.1 * t))
+		a["character"].position = Vector2(axis - 150, 250) + offset
+		b["character"].position = Vector2(axis + 150 - offset.x, 250 + offset.y)
+		a["character"].rotation = 0.3 * sin(1.7 * t)
+		b["character"].rotation = -0.3 * sin(1.7 * t)
+		sa.advance(1.0 / 60.0)
+		sb.advance(1.0 / 60.0)
+		var ja := joints_of(a["bones"])
+		var jb := joints_of(b["bones"])
+		for i in ja.size():
+			worst = maxf(worst, mirror_x(ja[i], axis).distance_to(jb[i]))
+		if ja[-1].y > floor_top - 6.0 or ja[-1].x > axis - 75 - 3 - 6.0:
+			touched += 1
+	expect(touched > 30, "the tail touches the floor or the wall (%d frames)" % touched)
+	# The core is mirror-exact (its unit test: 1e-3 px); Godot's answers to the mirrored queries differ in the last
+	# bits, which a chain lying on the floor carries on: measured 0.016 px.
+	expect(worst < 0.05, "every joint is the mirror image, every frame (worst %s px)" % worst)
+	print("mirrored world: worst %s px over 300 frames, %d touching" % [worst, touched])
+	for node in [a["character"], b["character"], sa, sb] + world:
+		node.free()
+
+
+func test_colliders_are_off_by_default_and_off_changes_nothing() -> void:
+	var floor := make_box(Vector2(400, 300), Vector2(1200, 40))
+	var a := make_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1])
+	var b := make_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1])
+	var plain: Node2D = ClassDB.instantiate("SpringChain2D")
+	expect(not plain.use_colliders and plain.collision_mask == 1 and plain.collision_radius > 0.0, "defaults: off, layer 1")
+	expect(plain.collide_with_bodies and not plain.collide_with_areas, "defaults: bodies, not areas")
+	plain.update_mode = 2
+	plain.root_bone = a["bones"][0]
+	plain.tip_bone = a["bones"][-1]
+	add_child(plain)
+	var masked := make_spring(b)
+	masked.collision_mask = 2  # the floor is on layer 1 only
+	await settle_physics()
+	var worst := 0.0
+	var deepest := -INF
+	for s in [plain, masked]:
+		s.gravity = DOWN
+		s.stiffness = 30.0
+	for frame in 120:
+		plain.advance(1.0 / 60.0)
+		masked.advance(1.0 / 60.0)
+		var ja := joints_of(a["bones"])
+		var jb := joints_of(b["bones"])
+		deepest = maxf(deepest, ja[-1].y)
+		for i in ja.size():
+			worst = maxf(worst, ja[i].distance_to(jb[i]))
+	expect(deepest > 280.0, "without colliders the tail hangs through the floor as before (tip down to %s)" % deepest)
+	expect(worst == 0.0, "colliders on with a mask that misses the floor: the same pose (off by %s px)" % worst)
+	for node in [a["character"], b["character"], plain, masked, floor]:
+		node.free()
+
+
+func test_a_bad_radius_is_refused_with_one_message() -> void:
+	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
+	add_child(spring)
+	spring.collision_radius = 7.5
+	var logger := ErrorLog.new()
+	OS.add_logger(logger)
+	for value in [NAN, -1.0, INF, -INF]:
+		spring.collision_radius = value
+		expect(spring.collision_radius == 7.5, "collision_radius = %s is refused (keeps 7.5)" % value)
+	expect(logger.messages.size() == 4, "one message per refused value (got %d)" % logger.messages.size())
+	for m in logger.messages:
+		expect("collision_radius" in m, "the message names the property: %s" % m)
+	OS.remove_logger(logger)
+	logger.take()
+	spring.collision_radius = 0.0
+	expect(spring.collision_radius == 0.0, "0 is taken (no collision)")
+	spring.free()
