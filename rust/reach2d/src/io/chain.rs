@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use godot::builtin::Callable;
+use godot::builtin::{Callable, StringName};
 use godot::classes::{Bone2D, CanvasItem, Node};
 use godot::obj::{Gd, InstanceId};
 
@@ -34,8 +34,9 @@ pub struct BoneChain {
     parent: Option<Gd<CanvasItem>>,
     /// Set by the tip bone's `tree_entered` signal: the chain may have changed shape.
     stale: Option<&'static AtomicBool>,
-    /// The tip bone and the callable connected to its `tree_entered`, to disconnect when the chain changes.
-    watch: Option<(Gd<Bone2D>, Callable)>,
+    /// The tip bone, the callable connected to its `tree_entered` and that signal's name, to check the connection
+    /// and to disconnect when the chain changes.
+    watch: Option<(Gd<Bone2D>, Callable, StringName)>,
 }
 
 impl BoneChain {
@@ -59,14 +60,42 @@ impl BoneChain {
         self.parent.as_ref()
     }
 
-    /// `true` when the cached chain is still `root ..= tip`, linked the same way (both alive: see [`slots`]);
-    /// otherwise it must be resolved again ([`BoneChain::resolve`]).
+    /// `true` when the cached chain is still `root ..= tip`, every bone alive and linked the same way (root and tip
+    /// alive: see [`slots`]); otherwise it must be resolved again ([`BoneChain::resolve`]).
+    ///
+    /// The tip's `tree_entered` watch alone cannot be trusted: a script can block the tip's signals or disconnect
+    /// the watch, then restructure the chain and free a bone of it, and release builds (safeguards disengaged) would
+    /// then call into freed memory. So every bone between root and tip is also checked alive (an object-database
+    /// lookup, no engine call) and, whenever the watch may not hear (the tip blocks its signals, or the watch was
+    /// disconnected), still the child of the bone before it.
     pub fn is_current(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>) -> bool {
         let Some((first, last)) = self.ends else { return false };
-        // Both are alive, so their cached ids are current. Freeing any bone of the chain frees the tip with it.
-        first == root.instance_id_unchecked()
+        let watched = first == root.instance_id_unchecked()
             && last == tip.instance_id_unchecked()
-            && self.stale.is_some_and(|stale| !stale.load(Ordering::Relaxed))
+            && self.stale.is_some_and(|stale| !stale.load(Ordering::Relaxed));
+        let middle = self.bones.get(1..self.bones.len().saturating_sub(1)).unwrap_or(&[]);
+        if !watched || !middle.iter().all(Gd::is_instance_valid) {
+            return false;
+        }
+        // A limb or a single bone has at most one link: checking it costs less than asking about the watch.
+        if self.bones.len() <= 2 {
+            return self.links_hold();
+        }
+        self.watch_heard(tip) || self.links_hold()
+    }
+
+    /// `true` when the watch on the tip still hears every change: its signals are not blocked and the watch is
+    /// still connected (two engine calls; the signal's name was made once, when the watch was connected).
+    fn watch_heard(&self, tip: &Gd<Bone2D>) -> bool {
+        !tip.is_blocking_signals()
+            && self.watch.as_ref().is_some_and(|(_, callable, signal)| tip.is_connected(signal, callable))
+    }
+
+    /// `true` when each cached bone is still the child of the one before it (all alive: see [`is_current`]).
+    fn links_hold(&self) -> bool {
+        self.bones.windows(2).all(|pair| {
+            pair[1].get_parent().is_some_and(|parent| parent.instance_id_unchecked() == pair[0].instance_id_unchecked())
+        })
     }
 
     /// Forgets the resolved chain and resolves `root ..= tip` anew (both alive: see [`slots`]);
@@ -123,21 +152,22 @@ impl BoneChain {
         self.unwatch();
         let stale = stale_flags::take();
         let callable = Callable::from_fn("reach2d_chain_changed", move |_| stale.store(true, Ordering::Relaxed));
+        let signal = StringName::from("tree_entered");
         let mut tip = tip.clone();
-        tip.connect("tree_entered", &callable);
+        tip.connect(&signal, &callable);
         self.stale = Some(stale);
-        self.watch = Some((tip, callable));
+        self.watch = Some((tip, callable, signal));
     }
 
     fn unwatch(&mut self) {
         if let Some(stale) = self.stale.take() {
             stale_flags::release(stale);
         }
-        if let Some((mut tip, callable)) = self.watch.take()
+        if let Some((mut tip, callable, signal)) = self.watch.take()
             && tip.is_instance_valid()
-            && tip.is_connected("tree_entered", &callable)
+            && tip.is_connected(&signal, &callable)
         {
-            tip.disconnect("tree_entered", &callable);
+            tip.disconnect(&signal, &callable);
         }
     }
 }
