@@ -111,3 +111,39 @@ func test_flipping_setup_is_reported_once() -> void:
 			add_child(skeleton)
 		for node in [ik, target, skeleton]:
 			node.free()
+
+
+## A scene file written with a bad value in every numeric property of every class: loading it must print one error
+## per bad value and leave each property at its default.
+func test_scene_from_disk_with_bad_values() -> void:
+	var text := "[gd_scene format=3]\n\n[node name=\"Root\" type=\"Node2D\"]\n"
+	var expected := 0
+	for klass in Nodes.ALL:
+		text += "\n[node name=\"%s\" type=\"%s\" parent=\".\"]\n" % [klass, klass]
+		for property in own_properties(klass):
+			var name: String = property["name"]
+			match property["type"]:
+				TYPE_FLOAT:
+					text += "%s = nan\n" % name
+				TYPE_INT:
+					text += "%s = -1\n" % name
+				TYPE_VECTOR2:
+					text += "%s = Vector2(inf, 0)\n" % name
+			expected += 1
+	var path := "user://bad_values.tscn"
+	var file := FileAccess.open(path, FileAccess.WRITE)
+	file.store_string(text)
+	file.close()
+	var errors := logger.messages.size()
+	var scene: PackedScene = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE)
+	var root := scene.instantiate()
+	expect(logger.messages.size() - errors == expected, "one error per bad value: %d expected, got %d" % [expected, logger.messages.size() - errors])
+	for klass in Nodes.ALL:
+		var node: Node = root.get_node(klass)
+		var fresh: Node = ClassDB.instantiate(klass)
+		for property in own_properties(klass):
+			var name: String = property["name"]
+			expect(node.get(name) == fresh.get(name), "%s.%s from disk keeps its default %s, got %s" % [klass, name, fresh.get(name), node.get(name)])
+		fresh.free()
+	root.free()
+	print("scene from disk: %d bad values" % expected)

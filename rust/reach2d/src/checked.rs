@@ -7,8 +7,8 @@
 //! [`set_iterations`] or [`set_enum`] here. Scripts (`node.x = v`, `set("x", v)`), scene files and the inspector all
 //! call the setter, so one check covers them all, and the solve can trust what is stored. An enum is an `i64` field
 //! with an `#[export(enum = (..))]` hint (godot-rust's derived enum conversion panics on an unknown value at the FFI
-//! boundary); the node converts the stored, validated integer with the enum's own `from_i64`. A property whose every
-//! value has a documented meaning (a negative spring stiffness counts as 0) needs no setter.
+//! boundary); the node converts the stored, validated integer with the enum's own `from_i64`. Every float, int and
+//! vector property has such a setter (`tests/test_every_route.gd` reads them from ClassDB and tries every route).
 
 use godot::builtin::Vector2;
 use godot::global::godot_error;
