@@ -8,7 +8,7 @@ extends "res://lib/test_case.gd"
 ## How the tip's `tree_entered` is kept from the node.
 const SILENCES := ["intact", "blocked", "disconnected"]
 ## How the chain is restructured before a middle bone is freed (or the skeleton taken out of the tree).
-const ROUTES := ["reparent_alive", "reparent", "remove_add", "move_child", "free", "queue_free", "skeleton_out", "skeleton_out_in"]
+const ROUTES := ["root_moved_old_parent_freed", "reparent_alive", "reparent", "remove_add", "move_child", "free", "queue_free", "skeleton_out", "skeleton_out_in"]
 
 
 ## Keeps the tip's `tree_entered` from reaching anything connected to it.
@@ -22,8 +22,16 @@ func silence(tip: Bone2D, how: String) -> void:
 
 
 ## Restructures `bones` (0..4, tip 4) by `route`, freeing bone 1 where the route frees; returns what to wait for.
-func restructure(skeleton: Skeleton2D, bones: Array, route: String) -> bool:
+func restructure(skeleton: Skeleton2D, bones: Array, route: String, root_index: int) -> bool:
 	match route:
+		"root_moved_old_parent_freed":
+			# The root's parent places the chain: the node caches it too. Found by the scene fuzzer.
+			var old_parent: Node = bones[root_index].get_parent()
+			var holder := Node2D.new()
+			holder.name = "holder"
+			add_child(holder)
+			bones[root_index].reparent(holder, false)
+			old_parent.free()
 		"reparent_alive":
 			# Nothing freed: the tip is simply no longer under the root, which the node must see.
 			bones[2].reparent(skeleton, false)
@@ -74,7 +82,7 @@ func run_case(klass: String, how: String, route: String) -> void:
 	for i in 3:
 		ik.solve()
 	silence(bones[4], how)
-	if restructure(skeleton, bones, route):
+	if restructure(skeleton, bones, route, root_index):
 		await get_tree().process_frame
 	for i in 3:
 		ik.solve()
@@ -84,11 +92,12 @@ func run_case(klass: String, how: String, route: String) -> void:
 	expect(all_finite(live), "%s: no NaN in any bone" % label)
 	if is_instance_valid(bones[4]):
 		bones[4].set_block_signals(false)
-	if skeleton.get_parent() == null:
+	if is_instance_valid(skeleton) and skeleton.get_parent() == null:
 		add_child(skeleton)
 	# Signals back: the node must solve the chain as it is now, or say why not.
 	for i in 2:
 		ik.solve()
 	expect(all_finite(bones.filter(func(b): return is_instance_valid(b))), "%s: no NaN after" % label)
-	for node in [ik, target, skeleton]:
-		node.free()
+	for node in [ik, target, skeleton, get_node_or_null("holder")]:
+		if is_instance_valid(node):
+			node.free()

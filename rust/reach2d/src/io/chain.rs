@@ -32,6 +32,8 @@ pub struct BoneChain {
     ends: Option<(InstanceId, InstanceId)>,
     /// The root bone's parent when it is a CanvasItem (its global transform places the chain).
     parent: Option<Gd<CanvasItem>>,
+    /// The root bone's parent node's id, whatever its class, to check the root's link to it.
+    root_parent: Option<InstanceId>,
     /// Set by the tip bone's `tree_entered` signal: the chain may have changed shape.
     stale: Option<&'static AtomicBool>,
     /// The tip bone, the callable connected to its `tree_entered` and that signal's name, to check the connection
@@ -74,11 +76,14 @@ impl BoneChain {
             && last == tip.instance_id_unchecked()
             && self.stale.is_some_and(|stale| !stale.load(Ordering::Relaxed));
         let middle = self.bones.get(1..self.bones.len().saturating_sub(1)).unwrap_or(&[]);
-        if !watched || !middle.iter().all(Gd::is_instance_valid) {
+        if !watched
+            || !middle.iter().all(Gd::is_instance_valid)
+            || !self.parent.as_ref().is_none_or(Gd::is_instance_valid)
+        {
             return false;
         }
-        // A limb or a single bone has at most one link: checking it costs less than asking about the watch.
-        if self.bones.len() <= 2 {
+        // A single bone has one link (to its parent): checking it costs less than asking about the watch.
+        if self.bones.len() <= 1 {
             return self.links_hold();
         }
         self.watch_heard(tip) || self.links_hold()
@@ -91,11 +96,16 @@ impl BoneChain {
             && self.watch.as_ref().is_some_and(|(_, callable, signal)| tip.is_connected(signal, callable))
     }
 
-    /// `true` when each cached bone is still the child of the one before it (all alive: see [`is_current`]).
+    /// `true` when the root is still the child of its cached parent and each cached bone the child of the one before
+    /// it (all alive: see [`is_current`]).
     fn links_hold(&self) -> bool {
-        self.bones.windows(2).all(|pair| {
-            pair[1].get_parent().is_some_and(|parent| parent.instance_id_unchecked() == pair[0].instance_id_unchecked())
-        })
+        let Some(root) = self.bones.first() else { return false };
+        root.get_parent().map(|parent| parent.instance_id_unchecked()) == self.root_parent
+            && self.bones.windows(2).all(|pair| {
+                pair[1]
+                    .get_parent()
+                    .is_some_and(|parent| parent.instance_id_unchecked() == pair[0].instance_id_unchecked())
+            })
     }
 
     /// Forgets the resolved chain and resolves `root ..= tip` anew (both alive: see [`slots`]);
@@ -115,6 +125,7 @@ impl BoneChain {
         self.bones.clear();
         self.ends = None;
         self.parent = None;
+        self.root_parent = None;
         self.unwatch();
     }
 
@@ -142,7 +153,9 @@ impl BoneChain {
         if shape == Shape::Limb && self.bones.len() != 2 {
             return Err(Problem::TipNotChildOfRoot);
         }
-        self.parent = self.bones[0].get_parent().and_then(|p| p.try_cast::<CanvasItem>().ok());
+        let root_parent = self.bones[0].get_parent();
+        self.root_parent = root_parent.as_ref().map(Gd::instance_id);
+        self.parent = root_parent.and_then(|p| p.try_cast::<CanvasItem>().ok());
         self.watch(tip);
         Ok(())
     }
