@@ -215,3 +215,152 @@ func test_bake_refuses_bad_input_and_changes_nothing() -> void:
 	expect(not result["ok"] and "target" in String(result.get("error", "")), "a node that cannot solve is refused with its reason (%s)" % [result])
 	expect(snapshot(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
 	case["character"].free()
+
+
+## A stretching TwoBoneIk2D moves its tip bone along the upper bone: the bake keys that position too, so the replay
+## reaches as far as the IK did (before: rotations only, and the replay ended 19 px short).
+func test_bake_of_a_stretching_limb_replays_its_reach() -> void:
+	for flipped in [false, true]:
+		var case := make_character("TwoBoneIk2D", flipped)
+		await get_tree().process_frame
+		var arm: Node2D = case["arm"]
+		arm.stretch = 0.5
+		arm.update_mode = 2
+		var player: AnimationPlayer = case["player"]
+		# The hand target circles up to 105 px out from the shoulder: past the 75 px arm for part of the circle.
+		var animation: Animation = case["animation"]
+		var reach_track := animation.find_track(NodePath("HandTarget:position"), Animation.TYPE_VALUE)
+		for key in animation.track_get_key_count(reach_track):
+			var shoulder := Vector2(0, -55)
+			animation.track_set_key_value(reach_track, key, shoulder + (animation.track_get_key_value(reach_track, key) - shoulder) * 1.5)
+		var lower: Bone2D = case["arm_bones"][1]
+		var result := Bake.bake_to_animation(arm, player, &"wave", STEP, &"stretch_baked")
+		if not expect(result["ok"], "flipped=%s: the bake succeeds (%s)" % [flipped, result]):
+			case["character"].free()
+			continue
+		var baked: Animation = player.get_animation(&"stretch_baked")
+		var times := key_times(baked, "Skeleton/torso/upper:rotation")
+		# The IK's own reach at each key time, then the replay's with the IK off.
+		var reach := []
+		player.assigned_animation = "wave"
+		var stretched := 0
+		for t in times:
+			player.seek(t, true)
+			arm.solve()
+			reach.append(_end_of(lower))
+			stretched += 1 if lower.position.distance_to(lower.rest.origin) > 0.5 else 0
+		arm.enabled = false
+		player.assigned_animation = "stretch_baked"
+		var worst := 0.0
+		for k in times.size():
+			player.seek(times[k], true)
+			worst = maxf(worst, _end_of(lower).distance_to(reach[k]))
+		expect(stretched > 0, "flipped=%s: the limb stretched at some keys (%d)" % [flipped, stretched])
+		expect(baked.find_track(NodePath("Skeleton/torso/upper/lower:position"), Animation.TYPE_VALUE) >= 0, "flipped=%s: the tip bone's position is keyed" % flipped)
+		expect(worst < 0.05, "flipped=%s: the replay's hand is where the IK put it (worst %.4f px over %d keys)" % [flipped, worst, times.size()])
+		print("stretch bake flipped=%s: %d keys, %d stretched, replay worst %.5f px" % [flipped, times.size(), stretched, worst])
+		case["character"].free()
+
+
+func _end_of(bone: Bone2D) -> Vector2:
+	return bone.global_transform * (Vector2.from_angle(bone.get_bone_angle()) * bone.get_length())
+
+
+## A player with an animation assigned but stopped is a normal state: the bake logs nothing (it logged "AnimationPlayer
+## has no current animation" before) and leaves the player as it was.
+func test_bake_with_a_stopped_player_logs_nothing() -> void:
+	var case := make_character("FabrikChain2D", false)
+	await get_tree().process_frame
+	var player: AnimationPlayer = case["player"]
+	player.play(&"wave")
+	player.stop()
+	expect(player.assigned_animation == &"wave" and not player.is_playing(), "the animation is assigned and stopped")
+	var log := preload("res://lib/error_log.gd").new()
+	OS.add_logger(log)
+	var result := Bake.bake_to_animation(case["arm"], player, &"wave", STEP, &"stopped_baked")
+	OS.remove_logger(log)
+	expect(result["ok"], "the bake succeeds (%s)" % [result])
+	expect(log.take().is_empty(), "nothing is logged")
+	expect(player.assigned_animation == &"wave" and not player.is_playing(), "the player is still stopped on its animation")
+	case["character"].free()
+
+
+## Every bad input is one `{ok = false, error}` and changes nothing: NaN, infinite, negative and too small steps,
+## a node of another class, a freed node or player, a non-player, a missing animation.
+func test_bake_validates_every_input() -> void:
+	var case := make_character("FabrikChain2D", false)
+	await get_tree().process_frame
+	var player: AnimationPlayer = case["player"]
+	var before := snapshot(case["animation"])
+	var list_before := player.get_animation_list()
+	var freed := Node2D.new()
+	freed.free()
+	var freed_player := AnimationPlayer.new()
+	freed_player.free()
+	var sprite := Sprite2D.new()
+	var cases := [
+		["step NaN", case["arm"], player, &"wave", NAN, "step"],
+		["step INF", case["arm"], player, &"wave", INF, "step"],
+		["step -INF", case["arm"], player, &"wave", -INF, "step"],
+		["step negative", case["arm"], player, &"wave", -0.1, "step"],
+		["step tiny", case["arm"], player, &"wave", 1e-7, "larger step"],
+		["node of another class", sprite, player, &"wave", STEP, "pick a Reach2D node"],
+		["freed node", freed, player, &"wave", STEP, "pick a Reach2D node"],
+		["null node", null, player, &"wave", STEP, "pick a Reach2D node"],
+		["freed player", case["arm"], freed_player, &"wave", STEP, "AnimationPlayer"],
+		["not a player", case["arm"], sprite, &"wave", STEP, "AnimationPlayer"],
+		["missing animation", case["arm"], player, &"nope", STEP, "no animation"],
+	]
+	for c in cases:
+		var result := Bake.bake_to_animation(c[1], c[2], c[3], c[4], &"bad_baked")
+		expect(not result["ok"] and c[5] in String(result.get("error", "")), "%s: refused with a message naming %s (%s)" % [c[0], c[5], result])
+	expect(snapshot(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
+	sprite.free()
+	case["character"].free()
+
+
+## A SpringChain2D bakes its secondary motion: starting at rest, advanced by the time between samples, so the replay
+## with the spring off gives the pose the spring gave.
+func test_bake_of_a_spring_replays_its_motion() -> void:
+	var case := make_character("FabrikChain2D", false)
+	await get_tree().process_frame
+	case["arm"].enabled = false
+	var tail: Node2D = ClassDB.instantiate("SpringChain2D")
+	tail.root_bone = case["arm_bones"][0]
+	tail.tip_bone = case["arm_bones"][-1]
+	tail.gravity = Vector2(0, 600)
+	tail.update_mode = 2
+	case["character"].add_child(tail)
+	var player: AnimationPlayer = case["player"]
+	var result := Bake.bake_to_animation(tail, player, &"wave", STEP, &"spring_baked")
+	if not expect(result["ok"], "the spring bakes (%s)" % [result]):
+		case["character"].free()
+		return
+	var bones: Array = case["arm_bones"]
+	var baked: Animation = player.get_animation(&"spring_baked")
+	var times := key_times(baked, "Skeleton/torso/upper:rotation")
+	# The spring's own run over the same samples.
+	player.assigned_animation = "wave"
+	var poses := []
+	var previous := 0.0
+	for t in times:
+		player.seek(t, true)
+		if t == 0.0:
+			tail.reset()
+		tail.advance(t - previous)
+		previous = t
+		poses.append(rotations_of(bones))
+	tail.enabled = false
+	var moved := 0.0
+	for k in range(1, poses.size()):
+		moved = maxf(moved, absf(angle_difference(poses[k][0], poses[0][0])))
+	player.assigned_animation = "spring_baked"
+	var worst := 0.0
+	for k in times.size():
+		player.seek(times[k], true)
+		for b in bones.size():
+			worst = maxf(worst, absf(angle_difference(bones[b].rotation, poses[k][b])))
+	expect(moved > 0.05, "the spring moved the chain (%.3f rad)" % moved)
+	expect(worst < 1e-4, "the replay gives the spring's pose at every key (worst %.6f rad)" % worst)
+	print("spring bake: %d keys, moved %.3f rad, replay worst %.7f rad" % [times.size(), moved, worst])
+	case["character"].free()

@@ -9,7 +9,7 @@ const SAVED := "user://reach2d_convert_test.tscn"
 
 ## A scene root with a skeleton (bone angles != 0), a target, and a stack holding `modification` configured by
 ## `configure(modification, skeleton)` once the stack is set up. Returns its parts.
-func make_scene(modification: SkeletonModification2D, configure: Callable, at: Vector2, bone_count := 3) -> Dictionary:
+func make_scene(modification: SkeletonModification2D, configure: Callable, at: Vector2, bone_count := 3, angles := [0.3, -0.5, 0.4, 0.2]) -> Dictionary:
 	var root := Node2D.new()
 	root.name = "Scene%d" % get_child_count()
 	add_child(root)
@@ -20,7 +20,6 @@ func make_scene(modification: SkeletonModification2D, configure: Callable, at: V
 	skeleton.owner = root
 	var parent: Node = skeleton
 	var bones: Array[Bone2D] = []
-	var angles := [0.3, -0.5, 0.4, 0.2]
 	var lengths := [60.0, 50.0, 40.0, 30.0]
 	for i in bone_count:
 		# The bone's end sits where its child starts: along bone_angle, as a rig drawn in the editor would be.
@@ -55,8 +54,11 @@ func run_builtin(case: Dictionary, times: int) -> PackedFloat32Array:
 	return rotations_of(case["bones"])
 
 
-## Converts, resets the pose to `start` and solves the new node once; returns [node, rotations, notes].
+## Puts the pose back to `start` (as the scene is drawn), converts, and solves the new node once; returns
+## [node, rotations, notes].
 func convert_and_solve(case: Dictionary, start: PackedFloat32Array) -> Array:
+	for i in start.size():
+		case["bones"][i].rotation = start[i]
 	var result := Convert.convert_modifications(case["skeleton"])
 	if not expect(result["ok"] and result["nodes"].size() == 1, "one node created (%s)" % [result]):
 		return [null, PackedFloat32Array(), result["notes"]]
@@ -102,26 +104,78 @@ func test_look_at_with_limits() -> void:
 		case["root"].free()
 
 
-func test_two_bone_with_flip() -> void:
-	for flip in [false, true]:
-		for at in [Vector2(470, 360), Vector2(420, 230), Vector2(360, 380)]:
-			var two := SkeletonModification2DTwoBoneIK.new()
-			var case := make_scene(two, func(m, s):
-				m.set_joint_one_bone2d_node(NodePath("bone_0"))
-				m.set_joint_two_bone2d_node(NodePath("bone_0/bone_1"))
-				m.set_flip_bend_direction(flip)
-				m.set_target_node(s.get_path_to(s.get_parent().get_node("Target"))), at, 2)
-			var start := rotations_of(case["bones"])
-			var builtin := run_builtin(case, 1)
-			var out := convert_and_solve(case, start)
-			if out[0] == null:
-				continue
-			# The built-in's default bend is Reach2D's flipped one.
-			expect(out[0].flip_bend == not flip, "flip_bend_direction %s becomes flip_bend %s" % [flip, not flip])
-			var worst := worst_angle(builtin, out[1])
-			expect(worst < 1e-3, "two-bone flip=%s target %s: the converted node gives the built-in's pose (built-in %s, Reach2D %s)" % [flip, at, builtin, out[1]])
-			print("two-bone flip=%s target %s: worst %s rad" % [flip, at, worst])
-			case["root"].free()
+## The built-in bends to a fixed side; TwoBoneIk2D bends the way the limb is drawn. The converted node must give
+## the built-in's pose for a leg drawn with the knee either way or straight, on a skeleton mirrored or not, with
+## flip_bend_direction off and on (before the fix a leg drawn with the knee forward bent backward, 47-85 px off).
+func test_two_bone_keeps_the_builtin_knee() -> void:
+	# Local rotations of the thigh and shin: bent one way, the other way, straight (0.45 - 0.3 = 0.15, the bone
+	# angles' difference).
+	var drawings := {"bent +": [0.3, -0.5], "bent -": [-0.3, 0.5], "straight": [0.2, 0.45]}
+	var worst := 0.0
+	var compared := 0
+	for drawn in drawings:
+		for mirrored in [false, true]:
+			for flip in [false, true]:
+				for at in [Vector2(470, 360), Vector2(420, 230), Vector2(360, 380), Vector2(300, 300)]:
+					var target_at: Vector2 = Vector2(800.0 - at.x, at.y) if mirrored else at
+					var two := SkeletonModification2DTwoBoneIK.new()
+					var case := make_scene(two, func(m, s):
+						m.set_joint_one_bone2d_node(NodePath("bone_0"))
+						m.set_joint_two_bone2d_node(NodePath("bone_0/bone_1"))
+						m.set_flip_bend_direction(flip)
+						m.set_target_node(s.get_path_to(s.get_parent().get_node("Target"))), target_at, 2, drawings[drawn])
+					if mirrored:
+						case["skeleton"].scale = Vector2(-1, 1)
+					var label := "%s%s flip=%s target %s" % [drawn, " mirrored" if mirrored else "", flip, at]
+					var bones: Array = case["bones"]
+					var start := rotations_of(bones)
+					run_builtin(case, 1)
+					var builtin_knee: Vector2 = bones[1].global_position
+					var builtin_end := _end_of(bones[1])
+					var out := convert_and_solve(case, start)
+					if out[0] == null:
+						continue
+					var knee_error: float = bones[1].global_position.distance_to(builtin_knee)
+					var end_error := _end_of(bones[1]).distance_to(builtin_end)
+					worst = maxf(worst, maxf(knee_error, end_error))
+					compared += 1
+					expect(knee_error < 0.01 and end_error < 0.01, "two-bone %s: the converted node's knee and foot are the built-in's (knee %.3f px, foot %.3f px off; flip_bend %s)" % [label, knee_error, end_error, out[0].flip_bend])
+					case["root"].free()
+	print("two-bone: %d cases, the converted knee and foot within %.5f px of the built-in's" % [compared, worst])
+	expect(compared == 3 * 2 * 2 * 4, "every case was compared (%d)" % compared)
+
+
+func _end_of(bone: Bone2D) -> Vector2:
+	return bone.global_transform * (Vector2.from_angle(bone.get_bone_angle()) * bone.get_length())
+
+
+## The built-in LookAt's additional_rotation (radians from its getter) becomes LookAt2D.angle_offset: the converted
+## head faces the target as the built-in's does, on a skeleton mirrored or not, with and without a limit.
+func test_look_at_additional_rotation_is_carried_over() -> void:
+	var worst := 0.0
+	for extra in [0.0, PI / 2, -0.7, 2.5]:
+		for mirrored in [false, true]:
+			for at in [Vector2(500, 380), Vector2(330, 220)]:
+				var target_at: Vector2 = Vector2(800.0 - at.x, at.y) if mirrored else at
+				var look := SkeletonModification2DLookAt.new()
+				var case := make_scene(look, func(m, s):
+					m.set_bone2d_node(NodePath("bone_0"))
+					m.set_target_node(s.get_path_to(s.get_parent().get_node("Target")))
+					m.set_additional_rotation(extra), target_at, 1)
+				if mirrored:
+					case["skeleton"].scale = Vector2(-1, 1)
+				var start := rotations_of(case["bones"])
+				var builtin := run_builtin(case, 1)
+				var out := convert_and_solve(case, start)
+				if out[0] == null:
+					continue
+				var label := "additional_rotation %.2f%s target %s" % [extra, " mirrored" if mirrored else "", at]
+				expect(not "additional_rotation" in "\n".join(out[2]), "%s: not reported as dropped (%s)" % [label, out[2]])
+				var error := worst_angle(builtin, out[1])
+				worst = maxf(worst, error)
+				expect(error < 1e-3, "%s: the converted head turns like the built-in's (built-in %s, Reach2D %s, angle_offset %.3f)" % [label, builtin, out[1], out[0].angle_offset])
+				case["root"].free()
+	print("look-at additional_rotation: worst %s rad" % worst)
 
 
 ## FABRIK and CCD chains are redundant (3 bones for a 2D point): the built-in and Reach2D may settle on different
@@ -256,3 +310,14 @@ func test_reports_what_is_not_carried_over_and_saves() -> void:
 	loaded.free()
 	case["root"].free()
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(SAVED))
+
+
+## A missing, freed or wrong-class skeleton is refused with a note, not a script error.
+func test_refuses_what_is_not_a_skeleton() -> void:
+	var freed := Skeleton2D.new()
+	freed.free()
+	var sprite := Sprite2D.new()
+	for c in [["null", null], ["freed", freed], ["a Sprite2D", sprite], ["a number", 5]]:
+		var result := Convert.convert_modifications(c[1])
+		expect(not result["ok"] and result["nodes"].is_empty() and "Skeleton2D" in "\n".join(result["notes"]), "%s: refused with a note (%s)" % [c[0], result])
+	sprite.free()

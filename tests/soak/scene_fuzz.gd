@@ -3,11 +3,13 @@ extends SceneTree
 ##
 ##     cargo xtask build && cargo xtask godot -- --headless --path tests -s res://soak/scene_fuzz.gd -- --seeds 1-20 --frames 20000
 ##
-## Prints one `SCENE FUZZ` line per seed and every failure; exits 1 when any invariant broke. A seed that fails goes
+## Prints one `SCENE FUZZ` line per seed and every failure; exits 1 when any invariant broke, when the extension is
+## not loaded, or when a seed never had a Reach2D node alive (a run that tested nothing fails). A seed that fails goes
 ## into REGRESSION_SEEDS in tests/test_scene_fuzz.gd, so CI keeps it.
 
 const Fuzzer := preload("res://lib/scene_fuzzer.gd")
 const TestSceneFuzz := preload("res://test_scene_fuzz.gd")
+const Nodes := preload("res://lib/node_classes.gd")
 
 
 func _initialize() -> void:
@@ -24,6 +26,11 @@ func _initialize() -> void:
 
 func _run(seeds: Array, frames: int) -> void:
 	await process_frame
+	for klass in Nodes.ALL:
+		if not ClassDB.class_exists(klass):
+			print("SCENE FUZZ FAIL: %s is not a class: the Reach2D extension is not loaded (run it with `cargo xtask godot`, which lists the extension, after `cargo xtask build`)" % klass)
+			quit(1)
+			return
 	var failed := 0
 	var total := {"frames": 0, "ops": 0, "quiet_checks": 0, "bones_checked": 0}
 	var started := Time.get_ticks_msec()
@@ -32,6 +39,8 @@ func _run(seeds: Array, frames: int) -> void:
 		root.add_child(fuzzer)
 		var found: PackedStringArray = await fuzzer.run(seed, frames)
 		print("SCENE FUZZ seed %d: %s, %d failures" % [seed, fuzzer.stats, found.size()])
+		if fuzzer.stats["max_nodes"] == 0:
+			found.append("seed %d: no Reach2D node was ever alive, so nothing was tested" % seed)
 		for f in found:
 			print("SCENE FUZZ FAIL %s" % f)
 		for key in total:

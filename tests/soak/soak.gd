@@ -6,7 +6,8 @@ extends SceneTree
 ##
 ##     cargo xtask build && cargo xtask godot -- --headless --path tests -s res://soak/soak.gd [-- --chains 1000 --frames 100000 --warmup 600]
 ##
-## and read the `SOAK` lines (figures in tests/README.md). Exits 0 when every check held, 1 otherwise.
+## and read the `SOAK` lines (figures in tests/README.md). Exits 0 when every check held, 1 otherwise: also when the
+## extension is not loaded or a rig was not built or could not solve (a run that tested nothing fails).
 const ErrorLog := preload("res://lib/error_log.gd")
 
 const Rig := preload("res://lib/rig.gd")
@@ -82,7 +83,7 @@ func build() -> void:
 		if not Nodes.single_bone(klass):
 			ik.set_angle_limits(0, -2.0, 2.0)
 		root.add_child(ik)
-		rigs.append({"skeleton": skeleton, "bones": bones, "target": target, "phase": rng.randf() * TAU, "reach": n * 12.0})
+		rigs.append({"skeleton": skeleton, "bones": bones, "target": target, "ik": ik, "phase": rng.randf() * TAU, "reach": n * 12.0})
 
 
 ## Targets circle their rigs (in and out of reach); the root bones get an "animation" offset as a game would.
@@ -105,8 +106,17 @@ func all_finite() -> bool:
 
 
 func _run() -> void:
+	for klass in Nodes.ALL:
+		if not ClassDB.class_exists(klass):
+			print("SOAK FAIL: %s is not a class: the Reach2D extension is not loaded (run it with `cargo xtask godot`, which lists the extension, after `cargo xtask build`)" % klass)
+			quit(1)
+			return
 	print("SOAK %d chains x %d frames (Godot %s, %s build of the extension)" % [chains, frames, Engine.get_version_info()["string"], "debug" if ClassDB.class_exists("Reach2DDebug") else "release"])
 	build()
+	if rigs.size() != chains or chains <= 0:
+		print("SOAK FAIL: %d of %d rigs were built" % [rigs.size(), chains])
+		quit(1)
+		return
 	var started := Time.get_ticks_msec()
 	var before := {}
 	var ok := true
@@ -136,6 +146,12 @@ func _run() -> void:
 			ok = false
 	if not all_finite():
 		print("SOAK FAIL: a bone holds NaN")
+		ok = false
+	var unsolved := 0
+	for rig in rigs:
+		unsolved += 0 if rig["ik"].get_setup_warning() == "" and rig["ik"].last_iterations >= 0 and is_finite(rig["ik"].last_error) else 1
+	if unsolved > 0:
+		print("SOAK FAIL: %d of %d nodes could not solve" % [unsolved, rigs.size()])
 		ok = false
 	if logger.count() > 0:
 		print("SOAK FAIL: %d errors printed, first: %s" % [logger.count(), logger.first()])

@@ -19,15 +19,18 @@ const SEAM := PI
 ##
 ## Returns [code]{ok, nodes = [created nodes], notes = [what was not carried over, one line each]}[/code];
 ## [code]ok[/code] is [code]false[/code] with a note when there is nothing to convert.
-static func convert_modifications(skeleton: Skeleton2D, undo_redo: Object = null) -> Dictionary:
+static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -> Dictionary:
 	var notes := PackedStringArray()
-	var stack := skeleton.get_modification_stack() if skeleton != null else null
+	if not is_instance_valid(skeleton) or not skeleton is Skeleton2D:
+		notes.append("convert: pick the Skeleton2D whose modification stack to convert")
+		return {"ok": false, "nodes": [], "notes": notes}
+	var stack: SkeletonModificationStack2D = skeleton.get_modification_stack()
 	if stack == null or stack.get_modification_count() == 0:
 		notes.append("convert: the Skeleton2D has no SkeletonModificationStack2D with modifications")
 		return {"ok": false, "nodes": [], "notes": notes}
 	var parent: Node = skeleton.get_parent()
 	var owner: Node = skeleton.owner
-	var is_scene_root := skeleton.is_inside_tree() and skeleton == skeleton.get_tree().edited_scene_root
+	var is_scene_root: bool = skeleton.is_inside_tree() and skeleton == skeleton.get_tree().edited_scene_root
 	if parent == null or is_scene_root:
 		parent = skeleton
 		owner = skeleton
@@ -182,8 +185,10 @@ static func _from_two_bone(skeleton: Skeleton2D, modification: SkeletonModificat
 	node.target = _target(skeleton, modification, label, notes)
 	node.root_bone = first
 	node.tip_bone = second
-	# Opposite conventions: the built-in's default bend is Reach2D's flipped one (tests/test_convert.gd measures it).
-	node.flip_bend = not modification.get_flip_bend_direction()
+	# The built-in bends to a fixed side (its flag and the bones' scale signs decide it); TwoBoneIk2D bends the way
+	# the limb is drawn, flip_bend the other way. Keep the built-in's side for this rig as drawn.
+	var builtin_side := builtin_two_bone_side(first, second, modification.get_flip_bend_direction())
+	node.flip_bend = builtin_side != 0 and builtin_side != reach2d_two_bone_side(first, second)
 	if modification.get_target_minimum_distance() > 0.0 or modification.get_target_maximum_distance() > 0.0:
 		notes.append("%s: target_minimum_distance / target_maximum_distance have no Reach2D equivalent (dropped)" % label)
 	return node
@@ -197,13 +202,65 @@ static func _from_look_at(skeleton: Skeleton2D, modification: SkeletonModificati
 	var node: Node2D = ClassDB.instantiate("LookAt2D")
 	node.target = _target(skeleton, modification, label, notes)
 	node.bone = bone
-	if not is_zero_approx(modification.get_additional_rotation()):
-		notes.append("%s: additional_rotation %.3f rad has no LookAt2D equivalent (dropped)" % [label, modification.get_additional_rotation()])
+	# The built-in turns the bone's direction additional_rotation past the target (radians from the getter; the
+	# inspector shows degrees); LookAt2D's angle_offset is the bone direction that faces the target: the opposite.
+	var offset := wrapf(-modification.get_additional_rotation(), -PI, PI)
+	if is_finite(offset):
+		node.angle_offset = offset
 	if modification.get_enable_constraint():
 		var local = modification.get("constraint_in_localspace")
 		_carry_limit(node, 0, modification.get_constraint_angle_min(), modification.get_constraint_angle_max(),
 			modification.get_constraint_angle_invert(), local == null or local, label, notes)
 	return node
+
+
+## The side the built-in SkeletonModification2DTwoBoneIK bends [param first]/[param second] to, as the sign of
+## cross(target - root, knee - root) on global points (+1 or -1; 0 when the bones cannot tell). The built-in's side
+## does not depend on the target, so it is measured on one reachable probe target by running the built-in's own
+## steps (SkeletonModification2DTwoBoneIK::_execute: the same global-rotation and rotation writes, so negative
+## scales count exactly as the built-in counts them); the bones are put back as they were.
+static func builtin_two_bone_side(first: Bone2D, second: Bone2D, flip: bool) -> int:
+	var scale_one := first.get_global_scale()
+	var scale_two := second.get_global_scale()
+	var upper := first.get_length() * minf(absf(scale_one.x), absf(scale_one.y))
+	var lower := second.get_length() * minf(absf(scale_two.x), absf(scale_two.y))
+	if not (upper > 0.0 and lower > 0.0 and is_finite(upper + lower)):
+		return 0
+	var root := first.global_position
+	var distance := maxf(upper, lower)  # strictly between |upper - lower| and upper + lower: a bent limb
+	var probe := root + Vector2.from_angle(0.7) * distance
+	var angle_0 := acos((distance * distance + upper * upper - lower * lower) / (2.0 * distance * upper))
+	var angle_1 := acos((lower * lower + upper * upper - distance * distance) / (2.0 * lower * upper))
+	if flip:
+		angle_0 = -angle_0
+		angle_1 = -angle_1
+	var saved := [first.transform, second.transform]
+	var aim := (probe - root).angle()
+	if signf(scale_one.x) == signf(scale_one.y):
+		first.global_rotation = aim - angle_0 - first.get_bone_angle()
+	else:
+		first.global_rotation = aim + angle_0 + first.get_bone_angle()
+	second.rotation = -PI - angle_1 - second.get_bone_angle() + first.get_bone_angle()
+	var knee := second.global_position
+	first.transform = saved[0]
+	second.transform = saved[1]
+	return int(signf((probe - root).cross(knee - root)))
+
+
+## The side a TwoBoneIk2D without flip_bend or pole bends [param first]/[param second] to, in the same measure as
+## [method builtin_two_bone_side]: the side the limb is drawn bent to (its knee against the line from the root to
+## the end of the lower bone), or for a straight limb cross > 0 in the root's parent frame.
+static func reach2d_two_bone_side(first: Bone2D, second: Bone2D) -> int:
+	var root := first.global_position
+	var knee := second.global_position
+	var end := second.global_transform * (Vector2.from_angle(second.get_bone_angle()) * second.get_length())
+	var to_end := end - root
+	var to_knee := knee - root
+	var sine := to_end.normalized().cross(to_knee.normalized())
+	if absf(sine) > 1e-4:
+		return int(signf(sine))
+	var parent_frame: Transform2D = first.get_parent().global_transform if first.get_parent() is CanvasItem else Transform2D.IDENTITY
+	return 1 if parent_frame.determinant() >= 0.0 else -1
 
 
 static func _carry_limit(node: Node2D, index: int, min_angle: float, max_angle: float, invert: bool, local: bool, label: String, notes: PackedStringArray) -> void:

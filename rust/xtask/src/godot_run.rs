@@ -1,6 +1,6 @@
 //! Running Godot: with a timeout and a log, the project's extension list, and the log checks every run shares.
 
-use crate::Result;
+use crate::process::Result;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,6 +1,6 @@
 //! Counting what passed and failed across every stage of `cargo xtask test`.
 
-use crate::Result;
+use crate::process::Result;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 

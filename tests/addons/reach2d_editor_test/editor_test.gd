@@ -183,6 +183,17 @@ func _test_bake_button(root: Node, ik: Node2D) -> void:
 	expect(not library.has_animation("reach_ik"), "undo removes the baked copy")
 	undo.redo()
 	expect(library.has_animation("reach_ik"), "redo brings it back")
+	# A refused bake through the editor's history adds no action: undo still takes back the last real bake.
+	var Bake := preload("res://addons/reach2d/editor/bake.gd")
+	var version := undo.get_version()
+	var names := library.get_animation_list()
+	for bad_step in [NAN, INF, -1.0, 1e-9]:
+		var refused := Bake.bake_to_animation(ik, player, &"reach", bad_step, &"refused", history)
+		expect(not refused["ok"] and refused.has("error"), "a bake with step %s is refused (%s)" % [bad_step, refused])
+	expect(undo.get_version() == version and library.get_animation_list() == names, "the refused bakes add no undo action and no animation")
+	undo.undo()
+	expect(not library.has_animation("reach_ik"), "undo after the refused bakes still removes the baked copy")
+	undo.redo()
 	player.assigned_animation = "reach"
 	ik.enabled = true
 	ik.editor_preview = true

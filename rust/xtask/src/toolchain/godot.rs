@@ -5,8 +5,8 @@
 //! private sysroot under `target/` and run through that sysroot's own loader. Nothing is installed into the
 //! system: sid's Godot needs a newer C library than Debian 12 has.
 
-use crate::debian::PrivateApt;
-use crate::{Result, repo_root};
+use crate::process::{Result, repo_root};
+use crate::toolchain::debian::PrivateApt;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -52,7 +52,7 @@ impl Godot {
     /// Debian sid's arm64 Godot, fetched into `target/godot-sysroot-arm64` on first use and run under
     /// `qemu-aarch64` through that sysroot's own loader, so the arm64 library can be tested from an x86_64 machine.
     pub fn arm64_under_qemu() -> Result<Self> {
-        crate::debian::ensure_host_programs("running arm64 Godot", &[("qemu-aarch64", "qemu-user")])?;
+        crate::toolchain::debian::ensure_host_programs("running arm64 Godot", &[("qemu-aarch64", "qemu-user")])?;
         let sysroot = repo_root().join("target/godot-sysroot-arm64");
         if !sysroot.join("usr/bin/godot").exists() {
             println!("xtask: fetching Debian sid's arm64 `godot` into {} (about 130 MB once)", sysroot.display());

@@ -1,9 +1,21 @@
 //! `cargo xtask build`: builds the extension for a platform and places it where `reach2d.gdextension` looks.
 
-use crate::cross::{built_library, cargo_for, cross_args};
 use crate::platform::Platform;
-use crate::{Result, repo_root};
+use crate::process::{Result, repo_root};
+use crate::toolchain::cross::{built_library, cargo_for, cross_args};
 use std::path::{Path, PathBuf};
+
+/// `build [--release] [--target PLATFORM]`.
+pub fn build_command(args: &[String], release: bool) -> Result {
+    let platforms = match args.iter().position(|a| a == "--target") {
+        Some(i) => Platform::parse(args.get(i + 1).ok_or("--target needs a platform")?)?,
+        None => vec![host_platform()?],
+    };
+    for platform in platforms {
+        build_for(platform, release)?;
+    }
+    Ok(())
+}
 
 /// The platform this machine builds for by default; fails on a machine the addon has no library for.
 pub fn host_platform() -> Result<Platform> {
@@ -32,13 +44,21 @@ pub fn compile(platform: Platform, release: bool) -> Result<PathBuf> {
         "build"
     });
     cmd.args(["-p", "reach2d"]).args(cross_args(platform));
+    match platform {
+        Platform::Web => cmd.args(["--features", "web-nothreads"]),
+        Platform::WebThreads => cmd.args(["--features", "web"]),
+        _ => &mut cmd,
+    };
+    if platform.is_web() {
+        cmd.env("RUSTFLAGS", crate::toolchain::cross::web_library_rustflags(platform));
+    }
     if release {
         cmd.arg("--release");
     }
     if Platform::host() != Some(platform) {
         println!("xtask: building {} ({})", platform.name(), if release { "release" } else { "debug" });
     }
-    crate::run(&mut cmd)?;
+    crate::process::run(&mut cmd)?;
     Ok(built_library(platform, release))
 }
 

@@ -6,12 +6,12 @@
 //! success sentinel, and the log shows no script error, panic or failed extension load. The quick benchmark
 //! (`cargo xtask bench --quick`) runs last, under the same checks.
 
-use crate::build::build;
-use crate::godot::Godot;
+use crate::commands::build::build;
 use crate::godot_run::{run_logged, write_extension_list};
 use crate::platform::Platform;
+use crate::process::{Result, cargo, repo_root};
 use crate::tally::{Tally, run_cargo_test};
-use crate::{Result, cargo, repo_root};
+use crate::toolchain::godot::Godot;
 use std::time::Duration;
 
 const FILE_TIMEOUT: Duration = Duration::from_secs(180);
@@ -24,24 +24,32 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
     let mut rust = Tally::default();
     let mut cross = Tally::default();
     if !godot_only && !arm64 {
-        crate::run(cargo().args(["fmt", "--all", "--", "--check"]))
+        crate::process::run(cargo().args(["fmt", "--all", "--", "--check"]))
             .map_err(|e| format!("{e}\nformatting differs: run `cargo fmt --all`"))?;
-        crate::run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+        crate::process::run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
         run_cargo_test(cargo().args(["test", "--workspace", "--no-fail-fast"]), "rust", &mut rust)?;
         if platforms {
-            crate::cross_tests::run_stage(&mut cross)?;
+            crate::commands::platforms::run_stage(&mut cross, &Platform::ALL)?;
         }
     }
 
     let mut gd = Tally::default();
     if arm64 {
-        crate::build::build_for(Platform::LinuxArm64, false)?;
+        crate::commands::build::build_for(Platform::LinuxArm64, false)?;
         // Emulation makes everything several times slower, startup most of all.
         run_godot_tests(&mut gd, &Godot::arm64_under_qemu()?, FILE_TIMEOUT * 6)?;
     } else {
         build(false)?;
-        run_godot_tests(&mut gd, &Godot::locate_or_fetch()?, FILE_TIMEOUT)?;
+        let godot = Godot::locate_or_fetch()?;
+        run_godot_tests(&mut gd, &godot, FILE_TIMEOUT)?;
         quick_bench(&mut gd)?;
+        // The web build in a browser, when a web template is cached (see `test_web.rs`).
+        if !godot_only
+            && platforms
+            && let Some(outcome) = crate::commands::test_web::stage(&godot)?
+        {
+            cross.check("web-nothreads in Chromium (the shipped library in a Godot web export)", outcome);
+        }
     }
 
     println!();
@@ -68,7 +76,7 @@ fn quick_bench(tally: &mut Tally) -> Result {
     if !("bench".contains(&filter) || filter.is_empty()) {
         return Ok(());
     }
-    match crate::bench::bench(true) {
+    match crate::commands::bench::bench(true) {
         Ok(()) => {
             println!("  ok     bench --quick");
             tally.passed += 1;

@@ -1,8 +1,8 @@
 //! `cargo xtask package`: a zip that a user unpacks into the root of their own Godot project.
 
-use crate::build::compile;
+use crate::commands::build::compile;
 use crate::platform::Platform;
-use crate::{Result, repo_root};
+use crate::process::{Result, repo_root};
 use std::io::Write;
 use std::path::Path;
 use zip::write::SimpleFileOptions;

@@ -1,9 +1,9 @@
 //! `cargo xtask demo` (run the demo project) and `cargo xtask screenshots` (render each demo scene to a PNG).
 
-use crate::build::build;
-use crate::godot::{Godot, ensure_sysroot_packages};
+use crate::commands::build::build;
 use crate::godot_run::{DONE_SENTINEL, log_problem, run_logged, write_extension_list};
-use crate::{Result, repo_root, run};
+use crate::process::{Result, repo_root, run};
+use crate::toolchain::godot::{Godot, ensure_sysroot_packages};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -16,7 +16,7 @@ const XVFB_SCREEN: &str = "-screen 0 1280x720x24";
 /// Builds the extension (optimized, so the stress scene's timings mean something) and runs the demo project:
 /// in a window when there is a display, otherwise every scene headless through `demo_runner.gd`.
 pub fn demo() -> Result {
-    crate::build::release_in_debug_slot()?;
+    crate::commands::build::release_in_debug_slot()?;
     let root = repo_root();
     println!("xtask: the demo uses the release build (the next `cargo xtask build` puts the debug build back)");
     let project = root.join("godot_project");

@@ -1,9 +1,12 @@
-//! What every shipped library must look like, checked by reading the file itself (ELF, PE or Mach-O): the right
-//! format and architectures, Godot's entry point exported (and on Windows and macOS little else), and nothing
-//! linked but the platform's system libraries, so the library loads on a user's machine with nothing installed.
+//! What every shipped library must look like, checked by reading the file itself (ELF, PE, Mach-O or WebAssembly):
+//! the right format and architectures, Godot's entry point exported (and on Windows and macOS little else), and
+//! nothing linked but the platform's system libraries, so the library loads on a user's machine with nothing
+//! installed. A web library must be an emscripten side module that Godot's web template can link.
 
-use crate::Result;
 use crate::platform::Platform;
+mod wasm;
+
+use crate::process::Result;
 use object::read::elf::{ElfFile64, FileHeader};
 use object::read::macho::{FatArch, LoadCommandVariant, MachOFatFile32, MachOFile64};
 use object::{Architecture, Endianness, FileKind, Object, ObjectSymbol, macho};
@@ -27,6 +30,8 @@ pub fn check(platform: Platform, file: &Path) -> Result<String> {
         Platform::LinuxArm64 => check_elf(&data, Architecture::Aarch64),
         Platform::WindowsX86_64 => check_pe(&data),
         Platform::MacOs => check_universal_macho(&data),
+        Platform::Web => wasm::check_side_module(&data, false),
+        Platform::WebThreads => wasm::check_side_module(&data, true),
     }
     .map_err(|e| format!("{} ({}): {e}", platform.name(), file.display()))?;
     Ok(format!("{}: {size}, {detail}", platform.name()))
@@ -254,7 +259,7 @@ fn exported_names<'data>(file: &impl Object<'data>) -> Result<Vec<String>> {
     Ok(names)
 }
 
-fn require_entry(exports: &[String], entry: &str) -> Result {
+pub(crate) fn require_entry(exports: &[String], entry: &str) -> Result {
     if exports.iter().any(|e| e == entry) {
         Ok(())
     } else {
@@ -288,6 +293,7 @@ mod tests {
         assert!(arm.contains("expected Aarch64"), "{arm}");
         assert!(check(Platform::WindowsX86_64, &exe).unwrap_err().contains("not a 64-bit PE file"));
         assert!(check(Platform::MacOs, &exe).unwrap_err().contains("not a universal"));
+        assert!(check(Platform::Web, &exe).unwrap_err().contains("not a WebAssembly module"));
     }
 
     #[test]

@@ -5,11 +5,11 @@
 //! allocation counter), placed in the slot the editor build of Godot loads. `--quick` runs the realistic workload
 //! with a small number of chains only: `cargo xtask test` calls it to prove the bench runs.
 
-use crate::build::{host_platform, place};
-use crate::cross::built_library;
-use crate::godot::Godot;
+use crate::commands::build::{host_platform, place};
 use crate::godot_run::{run_logged, write_extension_list};
-use crate::{Result, cargo, repo_root};
+use crate::process::{Result, cargo, repo_root};
+use crate::toolchain::cross::built_library;
+use crate::toolchain::godot::Godot;
 use std::time::Duration;
 
 /// The scripts `bench` runs, in order: the realistic (game-like) workload, then the fixed-iteration easy case.
@@ -19,7 +19,7 @@ const FULL: [&str; 2] = ["bench_game.gd", "bench_nodes.gd"];
 /// measurement). Fails when a script fails: no success sentinel, an error in the log, or a non-zero exit.
 pub fn bench(quick: bool) -> Result {
     let platform = host_platform()?;
-    crate::run(cargo().args(["build", "-p", "reach2d", "--release", "--features", "bench"]))?;
+    crate::process::run(cargo().args(["build", "-p", "reach2d", "--release", "--features", "bench"]))?;
     place(&built_library(platform, true), &platform.library_name(false))?;
     let root = repo_root();
     let project = root.join("tests");

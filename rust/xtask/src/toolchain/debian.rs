@@ -8,7 +8,7 @@
 //! sysroot arrive. The archive's address is read from the host's own apt configuration, so no host name is
 //! written into the repository.
 
-use crate::Result;
+use crate::process::Result;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -92,7 +92,7 @@ impl PrivateApt {
         let have_lists =
             self.dir.join("lists").read_dir().is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().is_file())));
         if refresh || !have_lists {
-            crate::run(self.command("apt-get").args(["-qq", "update"]))?;
+            crate::process::run(self.command("apt-get").args(["-qq", "update"]))?;
         }
         Ok(())
     }
@@ -119,7 +119,7 @@ impl PrivateApt {
         let _ = fs::remove_dir_all(&archives);
         fs::create_dir_all(archives.join("partial"))
             .map_err(|e| format!("cannot create {}: {e}", archives.display()))?;
-        crate::run(
+        crate::process::run(
             self.command("apt-get")
                 .args(["-qq", "install", "--download-only", "--no-install-recommends", "-y"])
                 .args(packages),
@@ -138,13 +138,13 @@ impl PrivateApt {
         // `apt-get download` fetches exactly the named packages into the current folder.
         let mut cmd = self.command("apt-get");
         cmd.current_dir(&download).args(["-qq", "download"]).args(packages);
-        if crate::run(&mut cmd).is_err() {
+        if crate::process::run(&mut cmd).is_err() {
             // The package lists may be stale (sid moves fast): refresh them once and retry.
             self.update(true)?;
-            crate::run(&mut cmd)?;
+            crate::process::run(&mut cmd)?;
         }
         for deb in debs_in(&download)? {
-            crate::run(Command::new("dpkg").arg("-x").arg(&deb).arg(root))?;
+            crate::process::run(Command::new("dpkg").arg("-x").arg(&deb).arg(root))?;
         }
         let _ = fs::remove_dir_all(&download);
         Ok(())
@@ -170,7 +170,7 @@ fn unpack_into(debs: &[PathBuf], root: &Path) -> Result {
         if i % 30 == 0 && debs.len() > 30 {
             println!("xtask: unpacking packages {}..{} of {}", i + 1, (i + 30).min(debs.len()), debs.len());
         }
-        crate::run(Command::new("dpkg").arg("-x").arg(deb).arg(&staging))?;
+        crate::process::run(Command::new("dpkg").arg("-x").arg(deb).arg(&staging))?;
     }
     let _ = fs::remove_dir_all(root);
     fs::rename(&staging, root).map_err(|e| format!("cannot move {} into place: {e}", root.display()))
@@ -203,11 +203,12 @@ pub fn ensure_host_programs(why: &str, needs: &[(&str, &str)]) -> Result {
         cmd.env("DEBIAN_FRONTEND", "noninteractive");
         cmd
     };
-    let install =
-        |cmd: &mut Command| crate::run(cmd.args(["-qq", "install", "-y", "--no-install-recommends"]).args(&packages));
+    let install = |cmd: &mut Command| {
+        crate::process::run(cmd.args(["-qq", "install", "-y", "--no-install-recommends"]).args(&packages))
+    };
     if install(&mut apt()).is_err() {
         // A fresh machine may never have read its package lists.
-        crate::run(apt().args(["-qq", "update"]))?;
+        crate::process::run(apt().args(["-qq", "update"]))?;
         install(&mut apt())?;
     }
     Ok(())

@@ -1,22 +1,29 @@
 //! `cargo xtask platforms` (also a stage of `cargo xtask test`): every platform's release library is built and
 //! checked (`verify.rs`); the libraries that this machine can run are loaded by a tiny native loader of their
 //! platform (`native/load_library.c`: LoadLibrary/GetProcAddress under Wine, dlopen under qemu-aarch64 and
-//! natively); and the solver core's whole test suite runs as a Windows program under Wine and as an arm64 program
-//! under qemu. macOS cannot run here, so its universal dylib is checked statically only.
+//! natively, and dlopen in an emscripten main module under Node.js for each web variant); and the solver core's
+//! whole test suite runs as a Windows program under Wine, as an arm64 program under qemu and as a wasm program
+//! under Node.js. macOS cannot run here, so its universal dylib is checked statically only.
 
-use crate::cross::{ARM64_SYSROOT, cargo_for, cross_args};
-use crate::debian::{ensure_host_programs, which};
 use crate::platform::Platform;
+use crate::process::{Result, repo_root};
 use crate::tally::{Tally, run_cargo_test};
-use crate::{Result, repo_root};
+use crate::toolchain::cross::{ARM64_SYSROOT, CROSS_TARGET_DIR, cargo_for, cross_args};
+use crate::toolchain::debian::{ensure_host_programs, which};
+use crate::toolchain::emscripten::Emscripten;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The standalone command: the stage below with its own summary.
-pub fn platforms() -> Result {
+/// The standalone command (`platforms [PLATFORM]`): the stage below, for every platform or the named ones, with
+/// its own summary.
+pub fn platforms(args: &[String]) -> Result {
+    let only = match args.first() {
+        Some(name) => Platform::parse(name)?,
+        None => Platform::ALL.to_vec(),
+    };
     let mut tally = Tally::default();
-    run_stage(&mut tally)?;
+    run_stage(&mut tally, &only)?;
     for failure in &tally.failures {
         println!("  FAILED {failure}");
     }
@@ -24,12 +31,12 @@ pub fn platforms() -> Result {
     if tally.failed > 0 { Err(format!("{} platform checks failed", tally.failed)) } else { Ok(()) }
 }
 
-/// Builds and checks every platform, adding each check to `tally`. A platform whose build or tools fail counts
-/// as a failure and the others still run.
-pub fn run_stage(tally: &mut Tally) -> Result {
+/// Builds and checks `platforms`, adding each check to `tally`. A platform whose build or tools fail counts as a
+/// failure and the others still run.
+pub fn run_stage(tally: &mut Tally, platforms: &[Platform]) -> Result {
     let started = std::time::Instant::now();
-    for platform in Platform::ALL {
-        let library = crate::build::compile(platform, true);
+    for &platform in platforms {
+        let library = crate::commands::build::compile(platform, true);
         let checked = library.as_ref().map_err(Clone::clone).and_then(|lib| crate::verify::check(platform, lib));
         let ok = checked.is_ok();
         tally.check(&format!("{} release library", platform.name()), checked);
@@ -43,7 +50,8 @@ pub fn run_stage(tally: &mut Tally) -> Result {
             }
         }
     }
-    for platform in [Platform::WindowsX86_64, Platform::LinuxArm64] {
+    let test_platforms = [Platform::WindowsX86_64, Platform::LinuxArm64, Platform::Web];
+    for platform in test_platforms.into_iter().filter(|p| platforms.contains(p)) {
         let label = format!("reach2d_core on {}", platform.name());
         let (runner, mut cmd) = match (runner(platform), cargo_for(platform)) {
             (Ok(Some(runner)), Ok(cmd)) => (runner, cmd),
@@ -56,6 +64,13 @@ pub fn run_stage(tally: &mut Tally) -> Result {
         println!("xtask: the solver core's tests as a {} program", platform.name());
         runner.apply_to(&mut cmd, platform);
         cmd.args(["test", "-p", "reach2d_core", "--no-fail-fast"]).args(cross_args(platform));
+        if platform.is_web() {
+            // A plain wasm program, not a side module: panics unwind (wasm exceptions, which Node.js runs) so a
+            // failing test is reported like on every other platform; proptest needs more than emscripten's 64 KB
+            // default stack. Its own folder keeps the side module's `std` built.
+            cmd.env("CARGO_TARGET_DIR", repo_root().join(CROSS_TARGET_DIR).join("web-tests"))
+                .env("RUSTFLAGS", "-C link-args=-sSTACK_SIZE=8MB");
+        }
         run_cargo_test(&mut cmd, &label, tally)?;
     }
     println!("xtask: platforms stage took {:.0} s", started.elapsed().as_secs_f64());
@@ -104,6 +119,10 @@ fn runner(platform: Platform) -> Result<Option<Runner>> {
             let program = which("qemu-aarch64").ok_or("qemu-aarch64 is not on PATH")?;
             Some(Runner::Emulated { program, env: vec![("QEMU_LD_PREFIX", ARM64_SYSROOT.into())] })
         }
+        Platform::Web | Platform::WebThreads => {
+            let program = which("node").ok_or("running web programs needs Node.js (`node` on PATH)")?;
+            Some(Runner::Emulated { program, env: Vec::new() })
+        }
         _ => None,
     })
 }
@@ -130,7 +149,7 @@ fn wine() -> Result<Runner> {
     if !stub.exists() {
         println!("xtask: preparing the Wine prefix {}", prefix.display());
         if !system32.exists() {
-            crate::run(runner.command(Path::new("wineboot")).arg("--init"))?;
+            crate::process::run(runner.command(Path::new("wineboot")).arg("--init"))?;
             // wineboot returns before its wineserver has written the prefix out.
             let mut wait = Command::new(if server.exists() { server } else { PathBuf::from("wineserver") });
             let _ = wait.arg("--wait").env("WINEPREFIX", &prefix).status();
@@ -143,30 +162,45 @@ fn wine() -> Result<Runner> {
 }
 
 /// Compiles one of `rust/xtask/native/*.c` for `platform` into `target/cross/native/<platform>/OUTPUT`.
+///
+/// For the web, the program is an emscripten *main module* (as Godot's web template is one) that reaches the
+/// host's files directly (`NODERAWFS`), built with the same emscripten as the library, threaded for the threaded
+/// variant.
 fn compile_c(platform: Platform, source: &str, output: &str, flags: &[&str]) -> Result<PathBuf> {
-    let compiler = match platform {
-        Platform::WindowsX86_64 => "x86_64-w64-mingw32-gcc",
-        Platform::LinuxArm64 => "aarch64-linux-gnu-gcc",
-        _ => "cc",
-    };
     let root = repo_root();
     let out_dir = root.join("target/cross/native").join(platform.name());
     fs::create_dir_all(&out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
     let out = out_dir.join(output);
-    let mut cmd = Command::new(compiler);
+    let mut cmd = match platform {
+        Platform::WindowsX86_64 => Command::new("x86_64-w64-mingw32-gcc"),
+        Platform::LinuxArm64 => Command::new("aarch64-linux-gnu-gcc"),
+        Platform::Web | Platform::WebThreads => {
+            let mut cmd = Emscripten::locate_or_fetch()?.emcc()?;
+            cmd.args(["-sMAIN_MODULE=1", "-sNODERAWFS=1"]);
+            if platform == Platform::WebThreads {
+                cmd.args(["-pthread", "-Wno-experimental"]);
+            }
+            cmd
+        }
+        _ => Command::new("cc"),
+    };
     cmd.arg("-O2").arg("-o").arg(&out).arg(root.join("rust/xtask/native").join(source));
     // Libraries go after the sources for the GNU linker.
     cmd.args(flags);
     if platform == Platform::LinuxX86_64 || platform == Platform::LinuxArm64 {
         cmd.arg("-ldl");
     }
-    crate::run(&mut cmd)?;
+    crate::process::run(&mut cmd)?;
     Ok(out)
 }
 
 /// Loads `library` in the platform's native loader program, under `runner`, and looks up Godot's entry symbol.
 fn load_test(platform: Platform, runner: &Runner, library: &Path) -> Result<String> {
-    let exe = if platform == Platform::WindowsX86_64 { "load_library.exe" } else { "load_library" };
+    let exe = match platform {
+        Platform::WindowsX86_64 => "load_library.exe",
+        Platform::Web | Platform::WebThreads => "load_library.js",
+        _ => "load_library",
+    };
     let loader = compile_c(platform, "load_library.c", exe, &[])?;
     // Side by side in one folder, so the loader finds the library by its file name on every platform.
     let dir = loader.parent().expect("the loader is in a folder");

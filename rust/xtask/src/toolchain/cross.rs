@@ -5,11 +5,14 @@
 //! of exactly the installed compiler's version: Debian's `rust-src` package, fetched into `target/rust-src/<ver>`.
 //! Linkers: Debian's MinGW-w64 (Windows), `gcc-aarch64-linux-gnu` (Linux arm64), and zig through
 //! `cargo-zigbuild` from PyPI in a private virtualenv under `target/zig-venv` (macOS, one universal dylib).
-//! Running the results: Wine (Windows) and `qemu-aarch64` (arm64), with their own setup in `cross_tests.rs`.
+//! The web: emscripten (`toolchain/emscripten.rs`).
+//! Running the results: Wine (Windows), `qemu-aarch64` (arm64) and Node.js (web), with their own setup in
+//! `commands/platforms.rs`.
 
-use crate::debian::{self, PrivateApt};
 use crate::platform::Platform;
-use crate::{Result, repo_root};
+use crate::process::{Result, repo_root};
+use crate::toolchain::debian::{self, PrivateApt};
+use crate::toolchain::emscripten::Emscripten;
 use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
@@ -28,7 +31,7 @@ pub const ARM64_SYSROOT: &str = "/usr/aarch64-linux-gnu";
 /// `build`/`test` arguments after [`cross_args`]. The host platform gets plain cargo.
 pub fn cargo_for(platform: Platform) -> Result<Command> {
     if Some(platform) == Platform::host() {
-        return Ok(crate::cargo());
+        return Ok(crate::process::cargo());
     }
     if Platform::host() != Some(Platform::LinuxX86_64) {
         return Err(format!(
@@ -60,7 +63,7 @@ pub fn cargo_for(platform: Platform) -> Result<Command> {
                     ("x86_64-w64-mingw32-dlltool", "binutils-mingw-w64-x86-64"),
                 ],
             )?;
-            let mut cmd = crate::cargo();
+            let mut cmd = crate::process::cargo();
             cmd.env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER", "x86_64-w64-mingw32-gcc");
             cmd
         }
@@ -73,8 +76,13 @@ pub fn cargo_for(platform: Platform) -> Result<Command> {
                     ("/usr/aarch64-linux-gnu/include/stdio.h", "libc6-dev-arm64-cross"),
                 ],
             )?;
-            let mut cmd = crate::cargo();
+            let mut cmd = crate::process::cargo();
             cmd.env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", "aarch64-linux-gnu-gcc");
+            cmd
+        }
+        Platform::Web | Platform::WebThreads => {
+            let mut cmd = crate::process::cargo();
+            Emscripten::locate_or_fetch()?.configure(&mut cmd)?;
             cmd
         }
         Platform::LinuxX86_64 => unreachable!("the host platform returned above"),
@@ -82,8 +90,35 @@ pub fn cargo_for(platform: Platform) -> Result<Command> {
     cmd.current_dir(repo_root())
         .env("RUSTC_BOOTSTRAP", "1")
         .env("__CARGO_TESTS_ONLY_SRC_ROOT", &library)
-        .env("CARGO_TARGET_DIR", repo_root().join(CROSS_TARGET_DIR));
+        .env("CARGO_TARGET_DIR", target_dir(platform));
     Ok(cmd)
+}
+
+/// Where cargo builds for `platform` from this machine. The two web variants compile `std` with different
+/// flags, so each has its own folder; sharing one would rebuild `std` at every switch.
+fn target_dir(platform: Platform) -> PathBuf {
+    let cross = repo_root().join(CROSS_TARGET_DIR);
+    if platform.is_web() { cross.join(platform.name()) } else { cross }
+}
+
+/// `RUSTFLAGS` for the web library (an emscripten side module, as godot-rust's "Export to Web" describes it).
+///
+/// - `-sSIDE_MODULE=2`: a side module that exports only what is marked exported (Godot's entry point), not all of
+///   Rust's symbols.
+/// - `panic=abort`, with `std` built for it, and emscripten's C++ exceptions off: the module carries no exception
+///   handling at all, so it loads into Godot's templates, which are built without exceptions (`verify.rs` checks
+///   that no exception instruction or tag is left).
+/// - `-Zlink-native-libraries=no`: the libraries `std` names (libc, ...) come from the main module at load time.
+/// - Threads: atomics and shared memory, which Godot's threaded template provides.
+pub fn web_library_rustflags(platform: Platform) -> String {
+    let mut flags = String::from(
+        "-C link-args=-sSIDE_MODULE=2 -C panic=abort -Z link-native-libraries=no \
+         -C llvm-args=-enable-emscripten-cxx-exceptions=0",
+    );
+    if platform == Platform::WebThreads {
+        flags.push_str(" -C link-args=-pthread -C target-feature=+atomics,+bulk-memory,+mutable-globals");
+    }
+    flags
 }
 
 /// The arguments that make a cargo command from [`cargo_for`] build for `platform`.
@@ -103,7 +138,7 @@ pub fn built_library(platform: Platform, release: bool) -> PathBuf {
             std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| repo_root().join("target"));
         return target_dir.join(profile).join(platform.built_file_name());
     }
-    repo_root().join(CROSS_TARGET_DIR).join(platform.rust_target()).join(profile).join(platform.built_file_name())
+    target_dir(platform).join(platform.rust_target()).join(profile).join(platform.built_file_name())
 }
 
 /// The installed compiler's version (`1.95.0`), refusing the ones Debian has no standard-library source for.
@@ -126,7 +161,7 @@ fn rustc_release() -> Result<String> {
 }
 
 /// The standard library's source (`.../library`) for the installed compiler, fetched from Debian on first use.
-fn rust_src_library() -> Result<PathBuf> {
+pub fn rust_src_library() -> Result<PathBuf> {
     let release = rustc_release()?;
     let root = repo_root().join("target/rust-src").join(&release);
     let library = root.join(format!("usr/src/rustc-{release}/library"));
@@ -172,10 +207,10 @@ fn zig_venv() -> Result<PathBuf> {
         "the macOS build needs Python 3 (for zig and cargo-zigbuild from PyPI); install python3 with its venv module",
     )?;
     let _ = fs::remove_dir_all(&venv);
-    crate::run(Command::new(python).args(["-m", "venv"]).arg(&venv)).map_err(|e| {
+    crate::process::run(Command::new(python).args(["-m", "venv"]).arg(&venv)).map_err(|e| {
         format!("{e}\nthe macOS build needs Python's venv module (Debian: `apt-get install python3-venv`)")
     })?;
-    crate::run(
+    crate::process::run(
         Command::new(venv.join("bin/pip"))
             .args(["install", "--quiet", "--disable-pip-version-check"])
             .args(ZIG_PACKAGES),

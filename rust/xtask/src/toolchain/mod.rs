@@ -1,0 +1,11 @@
+//! The tools the commands need from outside the repository, fetched on first use without touching the host
+//! beyond the few host packages they name: Debian's archive through a confined apt (`debian`), the cross builds'
+//! standard-library source, linkers and zig (`cross`), emscripten for the web (`emscripten`), the browser test's emscripten
+//! and Godot web export template (`emscripten_sid`, `web_template`), and Godot itself (`godot`).
+
+pub mod cross;
+pub mod debian;
+pub mod emscripten;
+pub mod emscripten_sid;
+pub mod godot;
+pub mod web_template;
