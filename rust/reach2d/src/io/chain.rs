@@ -67,9 +67,10 @@ impl BoneChain {
     ///
     /// The tip's `tree_entered` watch alone cannot be trusted: a script can block the tip's signals or disconnect
     /// the watch, then restructure the chain and free a bone of it, and release builds (safeguards disengaged) would
-    /// then call into freed memory. So every bone between root and tip is also checked alive (an object-database
-    /// lookup, no engine call) and, whenever the watch may not hear (the tip blocks its signals, or the watch was
-    /// disconnected), still the child of the bone before it.
+    /// then call into freed memory. So every bone between root and tip and the root's cached parent are also
+    /// checked alive (an object-database lookup each, no engine call) and, whenever the watch may not hear (the tip
+    /// blocks its signals, or the watch was disconnected), each link too: the root still the child of its cached
+    /// parent, each bone still the child of the one before it.
     pub fn is_current(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>) -> bool {
         let Some((first, last)) = self.ends else { return false };
         let watched = first == root.instance_id_unchecked()
