@@ -160,9 +160,17 @@ func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
 		for i in 20:
 			await get_tree().process_frame
 		expect(logger.count(words) == 1, "%s: one error for 20 frames without it (got %d)" % [klass, logger.count(words)])
-		# After a good solve, a new problem is reported again, once.
+		# Mended for one frame only: the same problem back is not news (a setup flipping every frame says it once).
 		mend_setup(case)
 		await get_tree().process_frame
+		break_setup(case)
+		for i in 5:
+			await get_tree().process_frame
+		expect(logger.count(words) == 1, "%s: not reported again after one good frame (got %d)" % [klass, logger.count(words)])
+		# After 60 good solves in a row the problem counts as fixed: it is reported again, once.
+		mend_setup(case)
+		for i in 61:
+			await get_tree().process_frame
 		break_setup(case)
 		for i in 5:
 			await get_tree().process_frame

@@ -33,6 +33,9 @@ const FLOAT_RANGES := {
 	"target_rotation_weight": [0.0, 1.0],
 	"stretch": [0.0, 3.4e38],
 	"compress": [0.0, 0.99],
+	"stiffness": [0.0, 3.4e38],
+	"damping": [0.0, 3.4e38],
+	"teleport_distance": [0.0, 3.4e38],
 	"collision_radius": [0.0, 3.4e38],
 }
 ## Iteration counts a node accepts; anything else is refused with one message.

@@ -14,7 +14,7 @@ const CHECKED_FLOATS := {
 	"CcdChain2D": ["weight", "tolerance", "max_angle_step", "max_angular_speed", "target_rotation_weight"],
 	"TwoBoneIk2D": ["weight", "softness", "max_angular_speed", "target_rotation_weight", "stretch", "compress"],
 	"LookAt2D": ["weight", "angle_offset", "max_angular_speed"],
-	"SpringChain2D": ["weight", "max_angle_step", "collision_radius"],
+	"SpringChain2D": ["weight", "max_angle_step", "stiffness", "damping", "teleport_distance", "collision_radius"],
 }
 
 

@@ -90,7 +90,8 @@ func check_frame(seed: int, frame: int) -> void:
 	var count := 0
 	for bone in all_bones():
 		count += 1
-		if not is_finite(bone.rotation) or not bone.global_position.is_finite():
+		var placed := bone.global_position.is_finite() if bone.is_inside_tree() else bone.transform.is_finite()
+		if not is_finite(bone.rotation) or not placed:
 			fail(seed, frame, "bone %s holds %s / %s" % [bone.get_path(), bone.rotation, bone.global_position])
 	stats["bones_checked"] += count
 	stats["max_bones"] = maxi(stats["max_bones"], count)
@@ -240,7 +241,7 @@ func properties_of(ik: Node2D) -> Array:
 
 func random_op() -> void:
 	var live_iks := iks.filter(func(n): return is_instance_valid(n))
-	var op := rng.randi_range(0, 13)
+	var op := rng.randi_range(0, 17)
 	match op:
 		0:
 			add_skeleton()
@@ -304,3 +305,28 @@ func random_op() -> void:
 			for target in targets:
 				if is_instance_valid(target):
 					target.position += Vector2(rng.randf_range(-20, 20), rng.randf_range(-20, 20))
+		# Structure attacks (issue 19): silence the watch a node keeps on its tip, so the next re-parent or free of a
+		# bone (ops 1 and 2) goes unheard.
+		14:
+			var bone = random_bone()
+			if bone != null:
+				bone.set_block_signals(rng.randf() < 0.7)
+		15:
+			var bone = random_bone()
+			if bone != null:
+				for connection in bone.get_signal_connection_list("tree_entered"):
+					bone.disconnect("tree_entered", connection["callable"])
+		16:
+			# A skeleton out of the tree, or back in.
+			var skeleton = pick(skeletons)
+			if skeleton != null:
+				if skeleton.is_inside_tree():
+					remove_child(skeleton)
+				else:
+					add_child(skeleton)
+		17:
+			# Values of the wrong type, through set() (a direct call of the wrong type is a script error by design:
+			# tests/README.md).
+			var ik = pick(live_iks)
+			if ik != null:
+				ik.set(pick(properties_of(ik)), pick(["abc", Vector2.ONE, null, 1.5, 7, [], Node2D]))

@@ -7,9 +7,10 @@
 //! [`set_iterations`] or [`set_enum`] here. Scripts (`node.x = v`, `set("x", v)`), scene files and the inspector all
 //! call the setter, so one check covers them all, and the solve can trust what is stored. An enum is an `i64` field
 //! with an `#[export(enum = (..))]` hint (godot-rust's derived enum conversion panics on an unknown value at the FFI
-//! boundary); the node converts the stored, validated integer with the enum's own `from_i64`. A property whose every
-//! value has a documented meaning (a negative spring stiffness counts as 0) needs no setter.
+//! boundary); the node converts the stored, validated integer with the enum's own `from_i64`. Every float, int and
+//! vector property has such a setter (`tests/test_every_route.gd` reads them from ClassDB and tries every route).
 
+use godot::builtin::Vector2;
 use godot::global::godot_error;
 
 /// Most iterations a node accepts: bounds the work of one frame whatever a script assigns.
@@ -30,7 +31,11 @@ pub fn float_value(class: &str, property: &str, value: f64, min: f64, max: f64) 
     if value.is_finite() && (min..=max).contains(&value) {
         return Some(value);
     }
-    godot_error!("{class}.{property} = {value} is outside [{min}, {max}] (or not finite): the value is ignored");
+    if max == f64::from(f32::MAX) {
+        godot_error!("{class}.{property} = {value} is not a finite value of at least {min}: the value is ignored");
+    } else {
+        godot_error!("{class}.{property} = {value} is outside [{min}, {max}] (or not finite): the value is ignored");
+    }
     None
 }
 
@@ -57,5 +62,15 @@ pub fn set_iterations(field: &mut i64, class: &str, value: i64) {
         *field = value;
     } else {
         godot_error!("{class}.max_iterations = {value} is outside [0, {MAX_ITERATIONS}]: the value is ignored");
+    }
+}
+
+/// Stores `value` in `field` when both components are finite; otherwise one error, and `field` keeps its value. The
+/// setter of every vector property.
+pub fn set_vector(field: &mut Vector2, class: &str, property: &str, value: Vector2) {
+    if value.is_finite() {
+        *field = value;
+    } else {
+        godot_error!("{class}.{property} = {value} is not finite: the value is ignored");
     }
 }

@@ -128,6 +128,13 @@ fn frame_delta<T: IkNode>(node: &T) -> f64 {
     }
 }
 
+/// Refuses a solve for `problem` found before solving (a bad argument): reported once, like a setup problem, until a
+/// good solve. Returns `false`, for the caller to return.
+pub fn refuse<T: IkNode>(node: &mut T, problem: Problem) -> bool {
+    counted(|| note(node, Some(problem)));
+    false
+}
+
 fn solve_and_report<T: IkNode>(node: &mut T, delta: f64) -> bool {
     let outcome = node.solve_frame(delta);
     note(node, outcome.as_ref().err().copied());
@@ -150,7 +157,7 @@ fn note<T: Shared>(node: &mut T, problem: Option<Problem>) {
             let this = node.base().clone();
             node.state().reporter.report(&this, problem);
         }
-        Some(_) => {}
+        Some(_) => node.state().reporter.still_there(),
         None => node.state().reporter.clear(),
     }
     show_problem(node, problem);

@@ -28,6 +28,8 @@ pub enum Problem {
     BoneOutsideTree,
     PoseNotFinite,
     SpringForceNotFinite,
+    /// `SpringChain2D.advance(delta)` with a delta that is not a finite 32-bit float.
+    DeltaNotFinite,
     /// The skeleton, an ancestor or a bone of the chain has a zero scale (on one axis or both).
     ZeroScale,
     Solver(SolveError),
@@ -36,7 +38,7 @@ pub enum Problem {
 impl Problem {
     /// `true` for problems only a solve can find (in the pose it reads or the solver's answer), not a setup check.
     pub fn found_by_solving(self) -> bool {
-        matches!(self, Self::PoseNotFinite | Self::ZeroScale | Self::Solver(_))
+        matches!(self, Self::PoseNotFinite | Self::ZeroScale | Self::DeltaNotFinite | Self::Solver(_))
     }
 
     /// A sentence that says what is wrong with a node of class `class` and what to do about it.
@@ -63,6 +65,7 @@ impl Problem {
             Self::BoneOutsideTree => "The bones are not inside the scene tree.".into(),
             Self::PoseNotFinite => "The bones' transforms are NaN or infinite (a zero scale?): the bones keep their pose until they are finite again.".into(),
             Self::SpringForceNotFinite => "`gravity` or `external_force` is NaN or infinite: give finite vectors in pixels per second squared.".into(),
+            Self::DeltaNotFinite => "`advance(delta)`: delta is NaN, infinite or too large for a 32-bit float: give a finite time in seconds.".into(),
             Self::ZeroScale => "The skeleton, an ancestor or a bone of the chain has a zero scale (on one axis or both): the chain has collapsed, so the bones keep their last pose until the scale is non-zero again.".into(),
             Self::Solver(error) => format!("The solver rejected the chain: {error}."),
         }
@@ -73,7 +76,13 @@ impl Problem {
 #[derive(Default)]
 pub struct ProblemReporter {
     last: Option<Problem>,
+    /// Good solves in a row since `last` was reported.
+    good_solves: u32,
 }
+
+/// Good solves in a row after which a problem counts as fixed and is reported again if it comes back: a setup that
+/// flips between good and broken every frame is reported once, not every other frame.
+const GOOD_SOLVES_TO_FORGET: u32 = 60;
 
 impl ProblemReporter {
     /// Reports `problem` for `node` unless it is the one reported last. In the editor, configuration warnings say
@@ -83,6 +92,7 @@ impl ProblemReporter {
             return;
         }
         self.last = Some(problem);
+        self.good_solves = 0;
         if crate::editor::in_editor() {
             return;
         }
@@ -96,8 +106,17 @@ impl ProblemReporter {
         self.last == Some(problem)
     }
 
-    /// Forgets the last problem after a good solve, so a recurring problem is reported again.
+    /// The reported problem is still there: the run of good solves starts over.
+    pub fn still_there(&mut self) {
+        self.good_solves = 0;
+    }
+
+    /// Counts a good solve; after [`GOOD_SOLVES_TO_FORGET`] in a row the last problem is forgotten, so a problem
+    /// that comes back later is reported again.
     pub fn clear(&mut self) {
-        self.last = None;
+        self.good_solves = self.good_solves.saturating_add(1);
+        if self.good_solves >= GOOD_SOLVES_TO_FORGET {
+            self.last = None;
+        }
     }
 }

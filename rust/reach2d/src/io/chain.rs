@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use godot::builtin::Callable;
+use godot::builtin::{Callable, StringName};
 use godot::classes::{Bone2D, CanvasItem, Node};
 use godot::obj::{Gd, InstanceId};
 
@@ -32,10 +32,13 @@ pub struct BoneChain {
     ends: Option<(InstanceId, InstanceId)>,
     /// The root bone's parent when it is a CanvasItem (its global transform places the chain).
     parent: Option<Gd<CanvasItem>>,
+    /// The root bone's parent node's id, whatever its class, to check the root's link to it.
+    root_parent: Option<InstanceId>,
     /// Set by the tip bone's `tree_entered` signal: the chain may have changed shape.
     stale: Option<&'static AtomicBool>,
-    /// The tip bone and the callable connected to its `tree_entered`, to disconnect when the chain changes.
-    watch: Option<(Gd<Bone2D>, Callable)>,
+    /// The tip bone, the callable connected to its `tree_entered` and that signal's name, to check the connection
+    /// and to disconnect when the chain changes.
+    watch: Option<(Gd<Bone2D>, Callable, StringName)>,
 }
 
 impl BoneChain {
@@ -59,14 +62,51 @@ impl BoneChain {
         self.parent.as_ref()
     }
 
-    /// `true` when the cached chain is still `root ..= tip`, linked the same way (both alive: see [`slots`]);
-    /// otherwise it must be resolved again ([`BoneChain::resolve`]).
+    /// `true` when the cached chain is still `root ..= tip`, every bone alive and linked the same way (root and tip
+    /// alive: see [`slots`]); otherwise it must be resolved again ([`BoneChain::resolve`]).
+    ///
+    /// The tip's `tree_entered` watch alone cannot be trusted: a script can block the tip's signals or disconnect
+    /// the watch, then restructure the chain and free a bone of it, and release builds (safeguards disengaged) would
+    /// then call into freed memory. So every bone between root and tip and the root's cached parent are also
+    /// checked alive (an object-database lookup each, no engine call) and, whenever the watch may not hear (the tip
+    /// blocks its signals, or the watch was disconnected), each link too: the root still the child of its cached
+    /// parent, each bone still the child of the one before it.
     pub fn is_current(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>) -> bool {
         let Some((first, last)) = self.ends else { return false };
-        // Both are alive, so their cached ids are current. Freeing any bone of the chain frees the tip with it.
-        first == root.instance_id_unchecked()
+        let watched = first == root.instance_id_unchecked()
             && last == tip.instance_id_unchecked()
-            && self.stale.is_some_and(|stale| !stale.load(Ordering::Relaxed))
+            && self.stale.is_some_and(|stale| !stale.load(Ordering::Relaxed));
+        let middle = self.bones.get(1..self.bones.len().saturating_sub(1)).unwrap_or(&[]);
+        if !watched
+            || !middle.iter().all(Gd::is_instance_valid)
+            || !self.parent.as_ref().is_none_or(Gd::is_instance_valid)
+        {
+            return false;
+        }
+        // A single bone has one link (to its parent): checking it costs less than asking about the watch.
+        if self.bones.len() <= 1 {
+            return self.links_hold();
+        }
+        self.watch_heard(tip) || self.links_hold()
+    }
+
+    /// `true` when the watch on the tip still hears every change: its signals are not blocked and the watch is
+    /// still connected (two engine calls; the signal's name was made once, when the watch was connected).
+    fn watch_heard(&self, tip: &Gd<Bone2D>) -> bool {
+        !tip.is_blocking_signals()
+            && self.watch.as_ref().is_some_and(|(_, callable, signal)| tip.is_connected(signal, callable))
+    }
+
+    /// `true` when the root is still the child of its cached parent and each cached bone the child of the one before
+    /// it (all alive: see [`is_current`]).
+    fn links_hold(&self) -> bool {
+        let Some(root) = self.bones.first() else { return false };
+        root.get_parent().map(|parent| parent.instance_id_unchecked()) == self.root_parent
+            && self.bones.windows(2).all(|pair| {
+                pair[1]
+                    .get_parent()
+                    .is_some_and(|parent| parent.instance_id_unchecked() == pair[0].instance_id_unchecked())
+            })
     }
 
     /// Forgets the resolved chain and resolves `root ..= tip` anew (both alive: see [`slots`]);
@@ -86,6 +126,7 @@ impl BoneChain {
         self.bones.clear();
         self.ends = None;
         self.parent = None;
+        self.root_parent = None;
         self.unwatch();
     }
 
@@ -113,7 +154,9 @@ impl BoneChain {
         if shape == Shape::Limb && self.bones.len() != 2 {
             return Err(Problem::TipNotChildOfRoot);
         }
-        self.parent = self.bones[0].get_parent().and_then(|p| p.try_cast::<CanvasItem>().ok());
+        let root_parent = self.bones[0].get_parent();
+        self.root_parent = root_parent.as_ref().map(Gd::instance_id);
+        self.parent = root_parent.and_then(|p| p.try_cast::<CanvasItem>().ok());
         self.watch(tip);
         Ok(())
     }
@@ -123,21 +166,22 @@ impl BoneChain {
         self.unwatch();
         let stale = stale_flags::take();
         let callable = Callable::from_fn("reach2d_chain_changed", move |_| stale.store(true, Ordering::Relaxed));
+        let signal = StringName::from("tree_entered");
         let mut tip = tip.clone();
-        tip.connect("tree_entered", &callable);
+        tip.connect(&signal, &callable);
         self.stale = Some(stale);
-        self.watch = Some((tip, callable));
+        self.watch = Some((tip, callable, signal));
     }
 
     fn unwatch(&mut self) {
         if let Some(stale) = self.stale.take() {
             stale_flags::release(stale);
         }
-        if let Some((mut tip, callable)) = self.watch.take()
+        if let Some((mut tip, callable, signal)) = self.watch.take()
             && tip.is_instance_valid()
-            && tip.is_connected("tree_entered", &callable)
+            && tip.is_connected(&signal, &callable)
         {
-            tip.disconnect("tree_entered", &callable);
+            tip.disconnect(&signal, &callable);
         }
     }
 }

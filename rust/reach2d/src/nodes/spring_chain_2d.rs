@@ -55,19 +55,23 @@ crate::nodes::declare::node_class! {
             /// chain hang and swing freely.
             #[export_group(name = "Spring")]
             #[export(range = (0.0, 2000.0, 0.1, or_greater, suffix = "1/s²"))]
+            #[var(set = set_stiffness)]
             #[init(val = 200.0)]
             stiffness: f32,
             /// How quickly a bone's swing relative to its parent dies out, in 1/s. About [code]2 * sqrt(stiffness)[/code]
             /// settles without overshoot; less bounces.
             #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "1/s"))]
+            #[var(set = set_damping)]
             #[init(val = 12.0)]
             damping: f32,
             /// Gravity on the chain, in global pixels per second squared (Godot's 2D default is [code](0, 980)[/code]). Zero by
             /// default, so adding the node keeps the animated pose at rest.
             #[export]
+            #[var(set = set_gravity)]
             gravity: Vector2,
             /// A constant push added to gravity, in global pixels per second squared: wind. Animate it for gusts.
             #[export]
+            #[var(set = set_external_force)]
             external_force: Vector2,
             /// Largest turn of a bone relative to its parent per 1/60 s (a cap on its speed); 0 means no cap. Tames violent
             /// motion such as a sudden spin of the body.
@@ -84,6 +88,7 @@ crate::nodes::declare::node_class! {
             /// When the chain's root moves farther than this in one step, in global pixels, the node calls [method reset]
             /// instead of letting the chain swing from the jump (a teleport, a respawn). 0 never resets.
             #[export(range = (0.0, 2000.0, 1.0, or_greater, suffix = "px"))]
+            #[var(set = set_teleport_distance)]
             #[init(val = 500.0)]
             teleport_distance: f32,
             /// When on, each bone's end stays outside every physics shape on [member collision_mask], as a circle of
@@ -124,6 +129,37 @@ crate::nodes::declare::node_class! {
         setters {
             /// Sets [member max_angle_step]: a negative (or not finite) value prints an error and keeps the current
             /// one.
+            /// Sets [member stiffness]: a negative (or not finite) value prints an error and keeps the current one.
+            #[func]
+            fn set_stiffness(&mut self, value: f32) {
+                checked::set_float(&mut self.stiffness, "SpringChain2D", "stiffness", value, 0.0, f32::MAX);
+            }
+
+            /// Sets [member damping]: a negative (or not finite) value prints an error and keeps the current one.
+            #[func]
+            fn set_damping(&mut self, value: f32) {
+                checked::set_float(&mut self.damping, "SpringChain2D", "damping", value, 0.0, f32::MAX);
+            }
+
+            /// Sets [member teleport_distance]: a negative (or not finite) value prints an error and keeps the current
+            /// one.
+            #[func]
+            fn set_teleport_distance(&mut self, value: f32) {
+                checked::set_float(&mut self.teleport_distance, "SpringChain2D", "teleport_distance", value, 0.0, f32::MAX);
+            }
+
+            /// Sets [member gravity]: a NaN or infinite component prints an error and keeps the current value.
+            #[func]
+            fn set_gravity(&mut self, value: Vector2) {
+                checked::set_vector(&mut self.gravity, "SpringChain2D", "gravity", value);
+            }
+
+            /// Sets [member external_force]: a NaN or infinite component prints an error and keeps the current value.
+            #[func]
+            fn set_external_force(&mut self, value: Vector2) {
+                checked::set_vector(&mut self.external_force, "SpringChain2D", "external_force", value);
+            }
+
             #[func]
             fn set_max_angle_step(&mut self, value: f32) {
                 checked::set_float(&mut self.max_angle_step, "SpringChain2D", "max_angle_step", value, 0.0, f32::MAX);
@@ -186,9 +222,9 @@ impl SpringChain2D {
     /// shown as a configuration warning).
     #[func]
     pub fn advance(&mut self, delta: f64) -> bool {
-        if !delta.is_finite() {
-            godot_error!("SpringChain2D.advance(): delta is {delta}; give a finite time in seconds.");
-            return false;
+        // The step runs in f32: 1e300 is finite as f64 but not as f32. Reported once until a good step.
+        if !(delta as f32).is_finite() {
+            return frame::refuse(self, Problem::DeltaNotFinite);
         }
         frame::solve_for(self, delta)
     }
