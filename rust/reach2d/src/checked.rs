@@ -4,7 +4,7 @@
 //!
 //! The rule, for every property of every node, now and later: a property with a valid range narrower than its type
 //! has `#[var(set = set_<name>)]`, and that `#[func]` setter stores the value only through [`set_float`],
-//! [`set_iterations`] or [`set_enum`] here. Scripts (`node.x = v`, `set("x", v)`), scene files and the inspector all
+//! [`set_int`], [`set_iterations`], [`set_vector`] or [`set_enum`] here. Scripts (`node.x = v`, `set("x", v)`), scene files and the inspector all
 //! call the setter, so one check covers them all, and the solve can trust what is stored. An enum is an `i64` field
 //! with an `#[export(enum = (..))]` hint (godot-rust's derived enum conversion panics on an unknown value at the FFI
 //! boundary); the node converts the stored, validated integer with the enum's own `from_i64`. Every float, int and
@@ -55,14 +55,20 @@ pub fn set_enum(field: &mut i64, class: &str, property: &str, value: i64, names:
     }
 }
 
+/// Stores `value` in `field` when it is within `[min, max]`; otherwise one error, and `field` keeps its value. The
+/// setter of every integer property (an `i64` field, so a script's int never fails godot-rust's conversion).
+pub fn set_int(field: &mut i64, class: &str, property: &str, value: i64, min: i64, max: i64) {
+    if (min..=max).contains(&value) {
+        *field = value;
+    } else {
+        godot_error!("{class}.{property} = {value} is outside [{min}, {max}]: the value is ignored");
+    }
+}
+
 /// Stores `value` in an iteration count when it is within `0..=MAX_ITERATIONS`; otherwise one error, and `field`
 /// keeps its value.
 pub fn set_iterations(field: &mut i64, class: &str, value: i64) {
-    if (0..=MAX_ITERATIONS).contains(&value) {
-        *field = value;
-    } else {
-        godot_error!("{class}.max_iterations = {value} is outside [0, {MAX_ITERATIONS}]: the value is ignored");
-    }
+    set_int(field, class, "max_iterations", value, 0, MAX_ITERATIONS);
 }
 
 /// Stores `value` in `field` when both components are finite; otherwise one error, and `field` keeps its value. The

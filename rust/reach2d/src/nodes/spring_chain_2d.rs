@@ -98,10 +98,11 @@ crate::nodes::declare::node_class! {
             #[export_group(name = "Collision")]
             #[export]
             use_colliders: bool,
-            /// The physics layers the chain collides with.
+            /// The physics layers the chain collides with (a 32-bit mask; anything else is an error and is ignored).
             #[export(flags_2d_physics)]
+            #[var(set = set_collision_mask)]
             #[init(val = 1)]
-            collision_mask: u32,
+            collision_mask: i64,
             /// The radius of each bone's end, in global pixels: the end stays this far from every shape. 0 turns a
             /// bone's collision off.
             #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
@@ -169,6 +170,12 @@ crate::nodes::declare::node_class! {
             #[func]
             fn set_collision_radius(&mut self, value: f32) {
                 checked::set_float(&mut self.collision_radius, "SpringChain2D", "collision_radius", value, 0.0, f32::MAX);
+            }
+            /// Sets [member collision_mask]: a value outside the 32 layers' bits (negative, or 2^32 and above) prints
+            /// an error and keeps the current one.
+            #[func]
+            fn set_collision_mask(&mut self, value: i64) {
+                checked::set_int(&mut self.collision_mask, "SpringChain2D", "collision_mask", value, 0, i64::from(u32::MAX));
             }
         }
         last_error: "The largest angle in radians between a bone and its animated pose (relative to its parent) after the last \
@@ -270,8 +277,11 @@ impl SpringChain2D {
         let (goal, simulation) = (&mut self.goal, &mut self.simulation);
         spring_state::fit(goal, simulation, n);
         simulation.sample_scales(n, self.stiffness_curve.as_ref(), self.damping_curve.as_ref());
-        let filter =
-            Filter { mask: self.collision_mask, bodies: self.collide_with_bodies, areas: self.collide_with_areas };
+        let filter = Filter {
+            mask: u32::try_from(self.collision_mask).unwrap_or(u32::MAX),
+            bodies: self.collide_with_bodies,
+            areas: self.collide_with_areas,
+        };
         let mut space = node.as_ref().and_then(|node| {
             simulation.sample_radii(n, self.collision_radius, self.collision_radius_curve.as_ref());
             self.queries.get_or_insert_with(WorldQueries::new).in_space_of(node, filter)
