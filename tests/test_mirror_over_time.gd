@@ -1,0 +1,63 @@
+extends "res://lib/test_case.gd"
+## Mirroring over a long run, as a game plays it: two characters, one flipped with scale.x = -1, each node solving
+## every frame (warm start from its own last result) toward targets that circle at mirrored positions for 600 frames.
+## Measures the worst distance between the mirrored character's joints and the mirror image of the other's.
+##
+## The closed-form nodes (TwoBoneIk2D, LookAt2D) and the spring must stay mirror images to float rounding; the
+## chains stop iterating within their tolerance, so the two characters may stop at different points inside it.
+
+const MirrorRig := preload("res://lib/mirror_rig.gd")
+const LENGTHS := [50.0, 40.0, 35.0, 30.0]
+const DRAWN := [0.4, -0.9, 0.8, -0.5]
+const FRAMES := 600
+## Mirror error (px) the closed-form nodes and the spring must stay within over the whole run.
+const EXACT_PX := 0.01
+## For the chains: twice their default tolerance (each character may stop anywhere within it) and rounding.
+const CHAIN_PX := 0.05
+
+
+func make_character(klass: String, flipped: bool, at: Vector2) -> Dictionary:
+	var character := Node2D.new()
+	character.position = at
+	character.scale = Vector2(-1, 1) if flipped else Vector2.ONE
+	add_child(character)
+	var skeleton := Skeleton2D.new()
+	character.add_child(skeleton)
+	var bones := Rig.chain(skeleton, LENGTHS, DRAWN)
+	var target := Node2D.new()
+	character.add_child(target)
+	var ik: Node2D = ClassDB.instantiate(klass)
+	ik.update_mode = 0
+	if klass == "SpringChain2D":
+		ik.gravity = Vector2(0, 600)
+	Nodes.attach(ik, bones, target, 0, Nodes.tip_index(klass, bones.size()))
+	character.add_child(ik)
+	return {"character": character, "bones": bones, "target": target}
+
+
+func test_mirrored_characters_stay_mirror_images() -> void:
+	var axis := 500.0
+	for klass in Nodes.ALL:
+		var plain := make_character(klass, false, Vector2(axis - 150.0, 300))
+		var flipped := make_character(klass, true, Vector2(axis + 150.0, 300))
+		var worst := 0.0
+		for frame in FRAMES:
+			var t := frame / 60.0
+			# In each character's own space: a circle around the shoulder, in and out of reach.
+			var local := Vector2(20, 10) + Vector2.from_angle(t * 2.1) * (60.0 + 50.0 * sin(t * 0.7))
+			plain["target"].position = local
+			flipped["target"].position = local
+			# The spring follows its root: sway the root bone the same way in both.
+			plain["bones"][0].rotation = DRAWN[0] + 0.6 * sin(t * 3.0)
+			flipped["bones"][0].rotation = DRAWN[0] + 0.6 * sin(t * 3.0)
+			await get_tree().process_frame
+			for b in plain["bones"].size():
+				var mirrored: Vector2 = MirrorRig.mirror_point(plain["bones"][b].global_position, axis)
+				worst = maxf(worst, mirrored.distance_to(flipped["bones"][b].global_position))
+			var plain_end: Vector2 = MirrorRig.mirror_point(bone_end(plain["bones"][-1]), axis)
+			worst = maxf(worst, plain_end.distance_to(bone_end(flipped["bones"][-1])))
+		print("%s: %d frames, worst mirror difference %.5f px" % [klass, FRAMES, worst])
+		var bound := CHAIN_PX if klass in Nodes.CHAINS else EXACT_PX
+		expect(worst < bound, "%s: the flipped character stays the mirror image (worst %.5f px, bound %s)" % [klass, worst, bound])
+		plain["character"].free()
+		flipped["character"].free()
