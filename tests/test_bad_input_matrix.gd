@@ -7,7 +7,6 @@ extends "res://lib/test_case.gd"
 ## Each case checks: no panic message, no NaN in any bone, the property keeps its last good value or takes a
 ## documented clamp, the last good pose is kept when the node refuses, and at most one message per distinct
 ## problem over 10 frames of solving. The matrix is printed at the end of the run (see tests/README.md).
-const ErrorLog := preload("res://lib/error_log.gd")
 
 const FRAMES := 10
 
@@ -42,16 +41,6 @@ const FLOAT_RANGES := {
 const MAX_ITERATIONS := 1024
 
 var rows: Array[String] = []
-var logger: ErrorLog
-
-
-func _enter_tree() -> void:
-	logger = ErrorLog.new()
-	OS.add_logger(logger)
-
-
-func _exit_tree() -> void:
-	OS.remove_logger(logger)
 
 
 ## A working node of `klass` on a 3-bone chain (mirrored root, bone_angle != 0), solved once; in process mode.
@@ -118,14 +107,14 @@ func property_case(klass: String, property: String, value: Variant, check: Calla
 	var case := setup(klass)
 	var ik: Node2D = case["ik"]
 	await get_tree().process_frame
-	logger.take()
+	error_log.take()
 	var before: Variant = ik.get(property)
 	var pose := rotations_of(live_bones(case))
 	ik.set(property, value)
 	var after: Variant = ik.get(property)
 	for i in FRAMES:
 		await get_tree().process_frame
-	var messages := logger.take()
+	var messages := error_log.take()
 	var problems := PackedStringArray()
 	if not all_finite(live_bones(case)):
 		problems.append("NaN in a bone")
@@ -247,14 +236,14 @@ func method_case(klass: String, label: String, action: Callable, silent_ok: bool
 	var case := setup(klass)
 	var ik: Node2D = case["ik"]
 	await get_tree().process_frame
-	logger.take()
+	error_log.take()
 	var pose := rotations_of(live_bones(case))
 	var memory_before := OS.get_static_memory_usage()
 	action.call(ik)
 	var grown := OS.get_static_memory_usage() - memory_before
 	for i in FRAMES:
 		await get_tree().process_frame
-	var messages := logger.take()
+	var messages := error_log.take()
 	var problems := PackedStringArray()
 	if not all_finite(live_bones(case)):
 		problems.append("NaN in a bone")
@@ -275,14 +264,14 @@ func method_case(klass: String, label: String, action: Callable, silent_ok: bool
 func scene_case(klass: String, label: String, case: Dictionary, change: Callable, expect_refusal: bool) -> void:
 	var ik: Node2D = case["ik"]
 	await get_tree().process_frame
-	logger.take()
+	error_log.take()
 	change.call(case)
 	var pose := rotations_of(live_bones(case))
 	for i in FRAMES:
 		if is_instance_valid(case["target"]):
 			case["target"].position += Vector2(1.5, -1.0)
 		await get_tree().process_frame
-	var messages := logger.take()
+	var messages := error_log.take()
 	var problems := PackedStringArray()
 	if not all_finite(live_bones(case)):
 		problems.append("NaN in a bone")

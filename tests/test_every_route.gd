@@ -3,22 +3,11 @@ extends "res://lib/test_case.gd"
 ## ClassDB, so a new property cannot be missed), a bad value is assigned by every route a script has: `node.x = v`,
 ## `set("x", v)`, the setter `set_x(v)` and `call("set_x", v)`; each must print one error and keep the last good value.
 ## Also: the documented maxima are accepted, a flipping setup is reported once, a repeated bad advance() once.
-const ErrorLog := preload("res://lib/error_log.gd")
 
 const BAD_FLOATS := [NAN, INF, -INF]
 const BAD_VECTORS := [Vector2(NAN, 0), Vector2(0, INF)]
 const ROUTES := ["assign", "set", "setter", "call"]
 
-var logger: ErrorLog
-
-
-func _enter_tree() -> void:
-	logger = ErrorLog.new()
-	OS.add_logger(logger)
-
-
-func _exit_tree() -> void:
-	OS.remove_logger(logger)
 
 
 ## The float, int and Vector2 properties `klass` declares itself (not Node2D's), stored in scenes.
@@ -58,12 +47,12 @@ func test_every_property_by_every_route() -> void:
 					var node: Node2D = ClassDB.instantiate(klass)
 					var before: Variant = node.get(name)
 					expect(node.has_method("set_" + name), "%s.%s has a setter" % [klass, name])
-					var errors := logger.messages.size()
+					var errors := error_log.messages.size()
 					assign(node, name, value, route)
 					var after: Variant = node.get(name)
 					var kept: bool = after == before or (typeof(after) == TYPE_FLOAT and is_nan(after) and is_nan(before))
 					expect(kept, "%s.%s by %s = %s: kept %s, got %s" % [klass, name, route, value, before, after])
-					expect(logger.messages.size() - errors == 1, "%s.%s by %s = %s: one error, got %d" % [klass, name, route, value, logger.messages.size() - errors])
+					expect(error_log.messages.size() - errors == 1, "%s.%s by %s = %s: one error, got %d" % [klass, name, route, value, error_log.messages.size() - errors])
 					node.free()
 					checked += 1
 	print("every route: %d cases" % checked)
@@ -71,9 +60,9 @@ func test_every_property_by_every_route() -> void:
 
 func test_documented_maxima_are_accepted() -> void:
 	var two: Node2D = ClassDB.instantiate("TwoBoneIk2D")
-	var errors := logger.messages.size()
+	var errors := error_log.messages.size()
 	two.compress = 0.99
-	expect(is_equal_approx(two.compress, 0.99) and logger.messages.size() == errors, "compress = 0.99 accepted")
+	expect(is_equal_approx(two.compress, 0.99) and error_log.messages.size() == errors, "compress = 0.99 accepted")
 	two.free()
 	var fabrik: Node2D = ClassDB.instantiate("FabrikChain2D")
 	fabrik.set_max_iterations(1000000)
@@ -84,12 +73,12 @@ func test_documented_maxima_are_accepted() -> void:
 func test_bad_advance_is_reported_once_until_a_good_one() -> void:
 	var skeleton := make_chain([30.0, 20.0])
 	var spring: Node2D = make_ik("SpringChain2D", skeleton, null)
-	var errors := logger.messages.size()
+	var errors := error_log.messages.size()
 	for i in 5:
 		expect(not spring.advance(1e300), "advance(1e300) refused")
 		expect(not spring.advance(NAN), "advance(NAN) refused")
-	expect(logger.messages.size() - errors == 1, "one message for repeated bad advance(), got %d" % (logger.messages.size() - errors))
-	expect(logger.count("advance(delta)") >= 1, "the message names advance(delta)")
+	expect(error_log.messages.size() - errors == 1, "one message for repeated bad advance(), got %d" % (error_log.messages.size() - errors))
+	expect(error_log.count("advance(delta)") >= 1, "the message names advance(delta)")
 	expect(spring.advance(1.0 / 60.0), "a good advance solves")
 	spring.free()
 	skeleton.free()
@@ -100,14 +89,14 @@ func test_flipping_setup_is_reported_once() -> void:
 		var skeleton := make_chain([30.0, 20.0, 10.0])
 		var target := make_target(skeleton.global_position + Vector2(30, 20))
 		var ik: Node2D = make_ik(klass, skeleton, target, 0, Nodes.tip_index(klass, 3))
-		var errors := logger.messages.size()
+		var errors := error_log.messages.size()
 		for i in 60:
 			if i % 2 == 0:
 				remove_child(skeleton)
 			else:
 				add_child(skeleton)
 			ik.solve()
-		expect(logger.messages.size() - errors == 1, "%s: skeleton in and out of the tree every frame: one message, got %d" % [klass, logger.messages.size() - errors])
+		expect(error_log.messages.size() - errors == 1, "%s: skeleton in and out of the tree every frame: one message, got %d" % [klass, error_log.messages.size() - errors])
 		if skeleton.get_parent() == null:
 			add_child(skeleton)
 		for node in [ik, target, skeleton]:
@@ -135,10 +124,10 @@ func test_scene_from_disk_with_bad_values() -> void:
 	var file := FileAccess.open(path, FileAccess.WRITE)
 	file.store_string(text)
 	file.close()
-	var errors := logger.messages.size()
+	var errors := error_log.messages.size()
 	var scene: PackedScene = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE)
 	var root := scene.instantiate()
-	expect(logger.messages.size() - errors == expected, "one error per bad value: %d expected, got %d" % [expected, logger.messages.size() - errors])
+	expect(error_log.messages.size() - errors == expected, "one error per bad value: %d expected, got %d" % [expected, error_log.messages.size() - errors])
 	for klass in Nodes.ALL:
 		var node: Node = root.get_node(klass)
 		var fresh: Node = ClassDB.instantiate(klass)

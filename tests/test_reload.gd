@@ -2,22 +2,12 @@ extends "res://lib/test_case.gd"
 ## Reloads with IK nodes alive: scene changes and reloads (`change_scene_to_file`, `reload_current_scene`), and
 ## `queue_free` of a skeleton while its node lives on, and of the nodes while the skeleton lives on. No panic, no NaN,
 ## at most one message per problem, and the nodes of a reloaded scene solve as the first ones did.
-const ErrorLog := preload("res://lib/error_log.gd")
 
 const SCENE := "res://reload/rig.tscn"
 ## The rig has one node per class, each on a skeleton of its own.
 var SKELETONS := Nodes.ALL.size()
 
 
-var logger := ErrorLog.new()
-
-
-func _enter_tree() -> void:
-	OS.add_logger(logger)
-
-
-func _exit_tree() -> void:
-	OS.remove_logger(logger)
 
 
 func frames(n: int) -> void:
@@ -40,7 +30,7 @@ func expect_rig_solving(label: String) -> void:
 
 
 func test_scene_change_and_reload_with_nodes_alive() -> void:
-	logger.take()
+	error_log.take()
 	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file")
 	await frames(5)
 	await expect_rig_solving("first load")
@@ -58,7 +48,7 @@ func test_scene_change_and_reload_with_nodes_alive() -> void:
 	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file again")
 	await frames(5)
 	await expect_rig_solving("second change")
-	var messages := logger.take()
+	var messages := error_log.take()
 	expect(messages.is_empty(), "scene changes and reloads printed nothing (got %d: %s)" % [messages.size(), messages])
 	get_tree().unload_current_scene()
 	await frames(2)
@@ -67,12 +57,12 @@ func test_scene_change_and_reload_with_nodes_alive() -> void:
 func test_queue_free_skeleton_while_nodes_live() -> void:
 	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file")
 	await frames(5)
-	logger.take()
+	error_log.take()
 	var scene := get_tree().current_scene
 	for i in SKELETONS:
 		scene.get_node("Skeleton%d" % i).queue_free()
 	await frames(20)
-	var messages := logger.take()
+	var messages := error_log.take()
 	var counts := {}
 	for m in messages:
 		counts[m] = counts.get(m, 0) + 1
@@ -91,7 +81,7 @@ func test_queue_free_skeleton_while_nodes_live() -> void:
 func test_queue_free_nodes_while_skeleton_lives() -> void:
 	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file")
 	await frames(5)
-	logger.take()
+	error_log.take()
 	var scene := get_tree().current_scene
 	var poses := []
 	for i in SKELETONS:
@@ -110,7 +100,7 @@ func test_queue_free_nodes_while_skeleton_lives() -> void:
 	for child in scene.get_children():
 		child.queue_free()
 	await frames(5)
-	var messages := logger.take()
+	var messages := error_log.take()
 	expect(messages.is_empty(), "freeing nodes and skeletons printed nothing (got %s)" % [messages])
 	get_tree().unload_current_scene()
 	await frames(2)

@@ -6,8 +6,21 @@ extends Node
 const Rig := preload("res://lib/rig.gd")
 ## The one list of node classes.
 const Nodes := preload("res://lib/node_classes.gd")
+## The logger every test method gets as `error_log` (named apart from the `ErrorLog` some test files preload).
+const ErrorLogScript := preload("res://lib/error_log.gd")
 
 var failures: PackedStringArray = []
+## What Godot logs while this test method runs: the one logger of a test file, added when the test enters the tree
+## and removed when it leaves.
+var error_log: ErrorLogScript = ErrorLogScript.new()
+
+
+func _enter_tree() -> void:
+	OS.add_logger(error_log)
+
+
+func _exit_tree() -> void:
+	OS.remove_logger(error_log)
 
 
 func expect(condition: bool, message: String) -> bool:
