@@ -27,6 +27,8 @@ const MIRROR_TOLERANCE_PX := 1e-2
 const SPRING_STEP_LIMIT_RAD := 0.5
 
 var check := false
+## The scenes this run visits: all of SCENES, or the one named by `--scene NAME`.
+var scenes: Array = SCENES
 var screenshot_dir := ""
 var failed_screens := 0
 
@@ -38,6 +40,9 @@ func _initialize() -> void:
 	var at := args.find("--screenshots")
 	if at >= 0 and at + 1 < args.size():
 		screenshot_dir = args[at + 1]
+	var only := args.find("--scene")
+	if only >= 0 and only + 1 < args.size():
+		scenes = [args[only + 1]]
 	_run()
 
 
@@ -48,7 +53,7 @@ func _on_watchdog() -> void:
 
 func _run() -> void:
 	await process_frame
-	for scene_name: String in SCENES:
+	for scene_name: String in scenes:
 		if screenshot_dir != "":
 			await _screenshot(scene_name)
 		elif scene_name != "main":
@@ -167,6 +172,8 @@ func _run_scene(scene_name: String) -> void:
 	print(line)
 	if px.count + rad.count == 0:
 		problems.append("no IK node was measured")
+	if scene.has_method("demo_problems"):
+		problems.append_array(scene.call("demo_problems"))
 	_result(scene_name, problems)
 	scene.queue_free()
 	await process_frame

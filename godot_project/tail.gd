@@ -3,12 +3,25 @@ extends "res://walker.gd"
 ## body is IK-driven (TwoBoneIk2D legs set the hip's bob, a LookAt2D turns the head), and the springs run after
 ## the IK in the same frame, so the tail and hair hang off the solved pose. Turning around sets scale.x = -1 on the
 ## character: the tail swings on as the mirror image instead of whipping across. The tail collides with the
-## world (`use_colliders`): a wall at each end of the walk that the tail's tip rests against when the walker turns
-## there, and a beam overhead.
+## world (`use_colliders`): it is heavy enough to drag, so it rests on the ground (a StaticBody2D that follows the
+## drawn ground) and slides along it as the walker walks, and a turn at either end of the walk mirrors it against a wall.
+
+## How far beyond each end of the walk a wall stands (px): a turn there mirrors the tail, lying behind the
+## walker, to the wall's side, where its tip just touches the wall.
+const WALL_GAP := 76.0
 
 var tail_spring: Node2D
 var hair_spring: Node2D
 var wind := false
+## The tail's bone ends against the ground: the least clearance seen (px beyond each end's collision radius; below
+## zero an end would be inside the ground), and the frames with an end resting on it (within 1 px).
+var least_clearance := INF
+var ground_frames := 0
+## Frames with a tail end against a wall (within 1 px of its radius).
+var wall_frames := 0
+## The walls' inner faces (x, global px): where the walk's ends are walled in.
+var wall_faces: Array[float] = []
+var measured_frames := 0
 
 
 func demo_title() -> String:
@@ -16,15 +29,16 @@ func demo_title() -> String:
 
 
 func demo_help() -> String:
-	return "The tail and the ponytail are SpringChain2D nodes: they lag behind the walking, bobbing body, hang under gravity and settle. The legs and head are IK; the springs run after them. Turning around (scale.x = -1) carries the swing over mirrored, without a whip. With use_colliders the tail's tip rests against the walls (StaticBody2D shapes) when the walker turns. Arrow keys turn; the toggle adds wind."
+	return "The tail and the ponytail are SpringChain2D nodes: they lag behind the walking, bobbing body, hang under gravity and settle. The legs and head are IK; the springs run after them. Turning around (scale.x = -1) carries the swing over mirrored, without a whip. With use_colliders the heavy tail rests on the ground and slides along it, and a turn mirrors it against the wall (StaticBody2D shapes) at either end. Arrow keys turn; the toggle adds wind."
 
 
 func _demo_ready() -> void:
 	super()
 	var fur := Color(0.85, 0.5, 0.18)
 	var hair_colour := Color(0.35, 0.22, 0.15)
-	# A 7-bone tail from the hip, pointing back in the character's frame and curling up like a cat's.
-	var tail := Rig.chain(hip, [20.0, 18.5, 17.0, 15.5, 14.0, 12.5, 11.0], [2.75, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2], "Tail%d")
+	# A 7-bone tail from the hip, pointing back and down in the character's frame: long and heavy enough to drag on
+	# the ground behind the walker; drawn as it lies on level ground, so it does not fall at the start.
+	var tail := Rig.chain(hip, [22.0, 21.0, 20.0, 19.0, 18.0, 17.0, 16.0], [1.95, 0.0, -0.05, 0.1, 1.0, 0.2, 0.0], "Tail%d")
 	tail[0].position = Vector2(0, 6)
 	tail[0].rest = tail[0].transform
 	for i in tail.size():
@@ -33,16 +47,16 @@ func _demo_ready() -> void:
 	tail_spring.name = "TailSpring"
 	tail_spring.root_bone = tail[0]
 	tail_spring.tip_bone = tail[-1]
-	tail_spring.stiffness = 160.0
-	tail_spring.damping = 7.0
-	tail_spring.gravity = Vector2(0, 250)
-	# Stiffer at the root, looser toward the tip.
+	tail_spring.stiffness = 70.0
+	tail_spring.damping = 18.0
+	tail_spring.gravity = Vector2(0, 1200)
+	# Stiffer at the root, looser toward the tip, so the tail's far half lies on the ground.
 	var curve := Curve.new()
 	curve.add_point(Vector2(0, 1.0))
-	curve.add_point(Vector2(1, 0.6))
+	curve.add_point(Vector2(1, 0.25))
 	tail_spring.stiffness_curve = curve
-	tail_spring.set_angle_limits(0, 1.6, 3.6)
-	# Colliders: each bone's end keeps 6 px (4 px at the tip) from the beam and the walls.
+	tail_spring.set_angle_limits(0, 1.6, PI)
+	# Colliders: each bone's end keeps 6 px (4 px at the tip) from the ground and the walls.
 	tail_spring.use_colliders = true
 	tail_spring.collision_radius = 6.0
 	var radius_curve := Curve.new()
@@ -50,9 +64,10 @@ func _demo_ready() -> void:
 	radius_curve.add_point(Vector2(1, 0.66))
 	tail_spring.collision_radius_curve = radius_curve
 	add_child(tail_spring)
-	add_obstacle("Beam", Vector2(480, ground_y(480) - 172), Vector2(240, 14))
-	for x in [X_MIN - 85.0, X_MAX + 85.0]:
+	add_ground_body()
+	for x in [X_MIN - WALL_GAP, X_MAX + WALL_GAP]:
 		add_obstacle("Wall", Vector2(x, ground_y(x) - 100), Vector2(14, 200))
+	wall_faces = [X_MIN - WALL_GAP + 7.0, X_MAX + WALL_GAP - 7.0]
 	# A 5-bone ponytail from the back of the head, hanging off the LookAt2D-driven head.
 	var head: Bone2D = head_ik.bone
 	var strands := Rig.chain(head, [12.0, 12.0, 12.0, 12.0, 12.0], [2.2, 0.15, 0.15, 0.15, 0.15], "Hair%d")
@@ -74,10 +89,41 @@ func _demo_ready() -> void:
 		# by the same time, still after the IK nodes (priority 100) in the same frame.
 		var clock := FixedClock.new()
 		clock.springs = [tail_spring, hair_spring]
+		clock.after_step = _measure_ground
 		clock.process_priority = 120
 		add_child(clock)
 		for spring in clock.springs:
 			spring.update_mode = 2
+
+
+## This scene's ground: level where the walker turns and a low hill between. A turn mirrors the tail about the
+## hips, so on a slope the mirrored tail would land inside the ground and be pushed out; on level ground it lands
+## where it lay, mirrored.
+func ground_y(x: float) -> float:
+	var across := clampf((x - X_MIN) / (X_MAX - X_MIN), 0.0, 1.0)
+	return 450.0 - 22.0 * pow(sin(PI * across), 2.0)
+
+
+## The drawn ground as a StaticBody2D (layer 1) the tail rests on: a wide box for the level ground and a polygon
+## along `ground_y` for the hill on it. One box, not thin slices of one polygon, so an end pushed deep into the
+## level ground (a turn next to a wall) comes out on top: a push-out takes the shape's nearest side.
+func add_ground_body() -> void:
+	var body := StaticBody2D.new()
+	body.name = "Ground"
+	var level := CollisionShape2D.new()
+	var box := RectangleShape2D.new()
+	box.size = Vector2(1200, 200)
+	level.shape = box
+	level.position = Vector2(480, ground_y(X_MIN) + 100)
+	body.add_child(level)
+	var hill := PackedVector2Array()
+	for i in 63:
+		var x := X_MIN + (X_MAX - X_MIN) * i / 62.0
+		hill.append(Vector2(x, ground_y(x)))
+	var hill_shape := CollisionPolygon2D.new()
+	hill_shape.polygon = hill
+	body.add_child(hill_shape)
+	add_child(body)
 
 
 ## A StaticBody2D box the springs collide with (layer 1), drawn as a plank.
@@ -99,10 +145,13 @@ func add_obstacle(label: String, at: Vector2, size: Vector2) -> void:
 
 class FixedClock extends Node:
 	var springs: Array = []
+	## Called once the springs have stepped: the frame's final pose.
+	var after_step: Callable
 
 	func _process(_delta: float) -> void:
 		for spring in springs:
 			spring.advance(1.0 / 60.0)
+		after_step.call()
 
 
 func _demo_process(delta: float) -> void:
@@ -118,3 +167,46 @@ func _demo_process(delta: float) -> void:
 
 func get_spring_nodes() -> Array:
 	return [tail_spring, hair_spring]
+
+
+## Each tail bone's end against the ground under it: the vertical gap minus the end's radius (the ground's slope is
+## gentle, so the vertical gap is within 2% of the normal distance and never smaller).
+func _measure_ground() -> void:
+	if not tail_spring.use_colliders:
+		return
+	var bone: Bone2D = tail_spring.tip_bone
+	var resting := false
+	var walled := false
+	var ends := 0
+	while bone != null:
+		var end := bone.global_transform * Vector2(bone.get_length(), 0).rotated(bone.get_bone_angle())
+		var along := 1.0 - float(ends) / 6.0
+		var radius: float = tail_spring.collision_radius * tail_spring.collision_radius_curve.sample(along)
+		var clearance := ground_y(end.x) - end.y - radius
+		least_clearance = minf(least_clearance, clearance)
+		resting = resting or clearance < 1.0
+		for face in wall_faces:
+			walled = walled or absf(end.x - face) < radius + 1.0
+		ends += 1
+		if bone == tail_spring.root_bone:
+			break
+		bone = bone.get_parent() as Bone2D
+	measured_frames += 1
+	if resting:
+		ground_frames += 1
+	if walled:
+		wall_frames += 1
+
+
+func summary() -> String:
+	return "%s; tail on the ground in %d of %d frames, against a wall in %d, least clearance %.3f px" % [super(), ground_frames, measured_frames, wall_frames, least_clearance]
+
+
+## The demo check fails when the tail sinks into the ground or never reaches it.
+func demo_problems() -> Array[String]:
+	var problems: Array[String] = []
+	if least_clearance < -0.5:
+		problems.append("a tail bone's end sank %.2f px into the ground" % -least_clearance)
+	if ground_frames * 2 < measured_frames:
+		problems.append("the tail rested on the ground in only %d of %d frames" % [ground_frames, measured_frames])
+	return problems

@@ -150,7 +150,13 @@ impl Simulation {
             // `new * old⁻¹` also holds this frame's own motion, which the next step coasts through.
             let (old, new) = (last.matrix2.determinant(), pose.parent.matrix2.determinant());
             if old != 0.0 && new != 0.0 && old.signum() != new.signum() {
-                carry_spring(&mut self.frame, &mut self.bones, pose.parent * last.inverse());
+                let flip = pose.parent * last.inverse();
+                carry_spring(&mut self.frame, &mut self.bones, flip);
+                // The colliders' sweeps start where the ends were: mirrored with the rest of the swing, or a
+                // sweep from the old side would cross the character's whole width.
+                for end in &mut self.previous {
+                    *end = flip.transform_point2(*end);
+                }
             }
             // A NaN jump (a degenerate pose) resets too.
             let jump = self.frame.position().distance(joints[0]);
