@@ -469,6 +469,8 @@ impl FabrikRig {
             return false;
         }
         let weight = weight.clamp(0.0, 1.0);
+        // Indexed: each bone reads its parent's transforms from the buffers it writes.
+        #[allow(clippy::needless_range_loop)]
         for i in 0..n {
             let bone = &pose.bones[i];
             let (solved_parent, written_parent) = if i == 0 {
