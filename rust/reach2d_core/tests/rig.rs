@@ -1,6 +1,8 @@
 //! Property tests of the multi-effector rig (`FabrikRig`) over random trees: random branching, random poses, random
-//! targets (reachable or not), weights and limits; and its steady-state solve allocates nothing (see no_alloc.rs
-//! for the counter; here the rig's own buffers are checked to stay put).
+//! targets (reachable or not), weights and limits (its no-allocation test is in no_alloc.rs).
+//! for the counter).
+
+#![allow(clippy::needless_range_loop)]
 
 mod common;
 
@@ -164,7 +166,7 @@ proptest! {
         }
         let before = points.clone();
         let result = rig.solve(&mut points, &effectors, &[], Vec2::Y, &FabrikSettings::default());
-        if which == 0 && bad == -1.0 || which == 2 && bad == -1.0 {
+        if which != 1 && bad == -1.0 {
             prop_assert!(result.is_ok());
         } else {
             prop_assert!(matches!(result, Err(SolveError::NonFiniteTarget | SolveError::InvalidWeight { .. } | SolveError::NonFiniteJoint { .. })), "{result:?}");
