@@ -115,7 +115,7 @@ func _use_stacked(on: bool) -> void:
 
 
 func auto_aim(t: float) -> Vector2:
-	return Vector2(300, 300) + Vector2(sin(t * 0.8) * 70.0, cos(t * 1.3) * 45.0 - 10.0)
+	return Vector2(385, 330) + Vector2(sin(t * 0.8) * 45.0, cos(t * 1.3) * 50.0)
 
 
 func _demo_process(_delta: float) -> void:

@@ -295,8 +295,28 @@ func test_bad_input_one_message_no_nan() -> void:
 	rig.max_iterations = -5
 	rig.update_mode = 7
 	expect(rig.max_iterations == 64 and rig.update_mode == 2, "ints refused")
+	rig.set_angle_limits(0, NAN, 0.5)
+	rig.set_angle_limits(99, -0.5, 0.5)
 	var refusals := error_log.take()
-	expect(refusals.size() == 8, "one error per refused value (got %d: %s)" % [refusals.size(), refusals])
+	expect(refusals.size() == 10, "one error per refused value (got %d: %s)" % [refusals.size(), refusals])
+	expect(rig.solve(), "still solves after the refused values")
+	for r in rotations_of(bones):
+		expect(is_finite(r), "no NaN after the refused values")
+	# Wrong kinds in the effector arrays: a path to a node that is not a Bone2D, values that are not paths.
+	rig.tip_bones = [rig.get_path_to(ta), rig.get_path_to(bones[6])] as Array[NodePath]
+	for frame in 10:
+		expect(not rig.solve(), "a tip that is not a Bone2D: refused")
+	var wrong := error_log.take()
+	expect(wrong.size() == 1 and "tip_bones[0]" in wrong[0], "a tip that is not a Bone2D: one message (%s)" % [wrong])
+	var kept: Array = rig.tip_bones
+	rig.set("tip_bones", [5, "x"])
+	rig.set("targets", 3.5)
+	var kinds := error_log.take()
+	print("wrong kinds for the arrays: %s" % [kinds])
+	expect(kinds.size() == 2, "one error per wrong kind (%s)" % [kinds])
+	expect(rig.tip_bones == kept, "tip_bones kept")
+	rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath]
+	expect(rig.solve(), "solves again")
 	expect(error_log.take_panics().is_empty(), "no panic")
 
 
