@@ -1,6 +1,5 @@
 //! Property tests of the multi-effector rig (`FabrikRig`) over random trees: random branching, random poses, random
 //! targets (reachable or not), weights and limits (its no-allocation test is in no_alloc.rs).
-//! for the counter).
 
 #![allow(clippy::needless_range_loop)]
 
