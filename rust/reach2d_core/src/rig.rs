@@ -778,6 +778,31 @@ mod tests {
     }
 
     #[test]
+    fn branches_from_one_point_reach_as_in_the_paper() {
+        // The paper's sub-base: both arms start at the same point (the end of the spine's last bone).
+        let parents = [0, 0, 1, 2, 1, 4];
+        let mut rig = FabrikRig::new(&parents, &[3, 5]).unwrap();
+        let start = vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, 30.0),
+            Vec2::new(0.0, 60.0),
+            Vec2::new(-20.0, 60.0),
+            Vec2::new(0.0, 60.0),
+            Vec2::new(20.0, 60.0),
+            Vec2::new(-40.0, 60.0),
+            Vec2::new(40.0, 60.0),
+        ];
+        for (a, b) in [(Vec2::new(-30.0, 70.0), Vec2::new(25.0, 80.0)), (Vec2::new(-30.0, 75.0), Vec2::new(35.0, 50.0))]
+        {
+            let mut points = start.clone();
+            let report = rig.solve(&mut points, &effectors(a, b), &[], Vec2::Y, &settings()).unwrap();
+            assert!(report.reached, "{a} {b}: {report:?}");
+            assert_rigid(&rig, &start, &points, 1e-3);
+            assert_approx_eq!(points[2], points[4], 1e-4);
+        }
+    }
+
+    #[test]
     fn rig_rejects_bad_numbers_without_writing() {
         let (mut rig, start) = two_arms();
         let good = effectors(Vec2::new(-20.0, 70.0), Vec2::new(20.0, 70.0));
