@@ -39,6 +39,8 @@ crate::nodes::declare_class::declare_class! {
             root_bone: Option<Gd<Bone2D>>,
             /// The last bone of each branch, one per effector: [member root_bone]'s Bone2D descendants, none on
             /// another tip's branch. Paths are resolved once, when they change (and when a resolved node is freed).
+            /// A typed array: from a script where the node's type is not known statically, assign
+            /// [code][...] as Array[NodePath][/code] (an untyped array is refused with an error).
             #[export]
             #[var(set = set_tip_bones)]
             tip_bones: Array<NodePath>,
