@@ -252,6 +252,7 @@ func test_bad_input_one_message_no_nan() -> void:
 		["tip not under root", func(): rig.root_bone = bones[3], func(): rig.root_bone = bones[0], "tip_bones[1]"],
 		["tip on another tip's branch", func(): rig.tip_bones = [rig.get_path_to(bones[3]), rig.get_path_to(bones[4])] as Array[NodePath], func(): rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath], "another tip"],
 		["mismatched arrays", func(): rig.targets = [rig.get_path_to(ta)] as Array[NodePath], func(): rig.targets = [rig.get_path_to(ta), rig.get_path_to(tb)] as Array[NodePath], "differ in length"],
+		["empty target path", func(): rig.targets = [rig.get_path_to(ta), NodePath("")] as Array[NodePath], func(): rig.targets = [rig.get_path_to(ta), rig.get_path_to(tb)] as Array[NodePath], "targets[1]"],
 		["NaN target", func(): tb.global_position = Vector2(NAN, 0), func(): tb.global_position = Vector2(450, 200), "targets[1]"],
 	]
 	for c in cases:

@@ -115,12 +115,15 @@ impl RigState {
         self.tips.clear();
         self.targets.clear();
         self.stale_paths = true;
+        // An empty path (a new entry in the inspector) is unset, not the node itself.
         for (k, path) in paths.tip_bones.iter_shared().enumerate() {
-            let tip = node.get_node_or_null(&path).and_then(|n| n.try_cast::<Bone2D>().ok());
+            let tip = (!path.is_empty()).then(|| node.get_node_or_null(&path)).flatten();
+            let tip = tip.and_then(|n| n.try_cast::<Bone2D>().ok());
             self.tips.push(tip.ok_or(Problem::RigTipMissing(k as u16))?);
         }
         for (k, path) in paths.targets.iter_shared().enumerate() {
-            let target = node.get_node_or_null(&path).and_then(|n| n.try_cast::<Node2D>().ok());
+            let target = (!path.is_empty()).then(|| node.get_node_or_null(&path)).flatten();
+            let target = target.and_then(|n| n.try_cast::<Node2D>().ok());
             self.targets.push(target.ok_or(Problem::RigTargetMissing(k as u16))?);
         }
         self.stale_paths = false;
