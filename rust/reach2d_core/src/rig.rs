@@ -738,7 +738,22 @@ mod tests {
     fn rig_compromise_out_of_reach_is_stable_frame_to_frame() {
         // Hands pulled apart beyond the arms' reach: no pose reaches both; the weighted compromise must settle.
         let (mut rig, start) = two_arms();
-        for weights in [(1.0, 1.0), (3.0, 1.0), (1.0, 0.2)] {
+        let limited = [
+            AngleLimit::new(-0.3, 0.3),
+            AngleLimit::new(-0.4, 0.4),
+            AngleLimit::new(-0.2, 0.2),
+            AngleLimit::new(-1.0, 2.0),
+            AngleLimit::new(0.0, 2.5),
+            AngleLimit::new(-2.0, 1.0),
+            AngleLimit::new(-2.5, 0.0),
+        ];
+        for (weights, limits) in [
+            ((1.0, 1.0), &[][..]),
+            ((3.0, 1.0), &[][..]),
+            ((1.0, 0.2), &[][..]),
+            ((1.0, 1.0), &limited[..]),
+            ((2.0, 1.0), &limited[..]),
+        ] {
             let goals = [
                 RigEffector { target: Vec2::new(-120.0, 60.0), weight: weights.0 },
                 RigEffector { target: Vec2::new(90.0, 110.0), weight: weights.1 },
@@ -748,14 +763,14 @@ mod tests {
             for _frame in 0..120 {
                 let before = points.clone();
                 let s = FabrikSettings { max_iterations: 10, tolerance: 0.01 };
-                rig.solve(&mut points, &goals, &[], Vec2::Y, &s).unwrap();
+                rig.solve(&mut points, &goals, limits, Vec2::Y, &s).unwrap();
                 last_change = points.iter().zip(&before).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
             }
             assert!(last_change < 1e-3, "{weights:?}: still moving {last_change} px per frame");
             // Deterministic: the same start gives the same bits.
             let (mut again, mut once) = (start.clone(), start.clone());
-            rig.solve(&mut again, &goals, &[], Vec2::Y, &settings()).unwrap();
-            rig.solve(&mut once, &goals, &[], Vec2::Y, &settings()).unwrap();
+            rig.solve(&mut again, &goals, limits, Vec2::Y, &settings()).unwrap();
+            rig.solve(&mut once, &goals, limits, Vec2::Y, &settings()).unwrap();
             assert_eq!(again, once);
         }
     }
