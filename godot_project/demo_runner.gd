@@ -15,7 +15,7 @@ const DONE_SENTINEL := "REACH2D_DONE"
 ## The scenes take about 60 s on a quiet machine; a loaded one (parallel builds) needs about twice that. Stays
 ## under xtask's 180 s per-process timeout.
 const WATCHDOG_SECONDS := 170.0
-const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "blend", "stress"]
+const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "two_hands", "blend", "stress"]
 const CHECK_FRAMES := 300
 const WARMUP_FRAMES := 3
 const SCREENSHOT_FRAMES := 150
@@ -190,6 +190,8 @@ func _result(scene_name: String, problems: Array[String]) -> void:
 
 ## The node's error now, the error it is allowed, and its end effector.
 func _measure(node: Node2D) -> Dictionary:
+	if "tip_bones" in node:
+		return _measure_rig(node)
 	var target: Node2D = node.get("target")
 	var error: float = node.get("last_error")
 	if target == null:
@@ -228,6 +230,40 @@ func _measure(node: Node2D) -> Dictionary:
 	elif error > allowed:
 		problem = "error %.4f px > allowed %.4f px (tolerance %.2f + %.2f beyond reach)" % [error, allowed, tolerance, beyond]
 	return {"error": error, "effector": effector, "problem": problem}
+
+
+## `_measure` for a FabrikRig2D: `last_error` must be the worst effector's real distance, within tolerance plus how
+## far the farthest target lies beyond its own branch's reach; the effector is the first tip's end.
+func _measure_rig(node: Node2D) -> Dictionary:
+	var error: float = node.get("last_error")
+	var tips: Array = node.get("tip_bones")
+	var targets: Array = node.get("targets")
+	var root_bone: Bone2D = node.get("root_bone")
+	var actual := 0.0
+	var beyond := 0.0
+	var first := Vector2.ZERO
+	for k in tips.size():
+		var tip: Bone2D = node.get_node(tips[k])
+		var goal: Vector2 = (node.get_node(targets[k]) as Node2D).global_position
+		var effector := _bone_end(tip)
+		if k == 0:
+			first = effector
+		actual = maxf(actual, effector.distance_to(goal))
+		var reach := tip.global_position.distance_to(effector)
+		var bone: Node = tip
+		while bone != root_bone and bone.get_parent() is Bone2D:
+			reach += (bone as Bone2D).global_position.distance_to((bone.get_parent() as Bone2D).global_position)
+			bone = bone.get_parent()
+		beyond = maxf(beyond, root_bone.global_position.distance_to(goal) - reach)
+	var allowed: float = node.get("tolerance") + beyond + SLACK_PX
+	var problem := ""
+	if error < 0.0:
+		problem = "never solved"
+	elif absf(actual - error) > SLACK_PX:
+		problem = "last_error %.4f px but the worst effector is %.4f px from its target" % [error, actual]
+	elif error > allowed:
+		problem = "error %.4f px > allowed %.4f px" % [error, allowed]
+	return {"error": error, "effector": first, "problem": problem}
 
 
 ## The Bone2D chain of a node with root_bone and tip_bone, root first.

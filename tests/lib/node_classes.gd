@@ -5,6 +5,10 @@ extends RefCounted
 
 ## Every node class.
 const ALL := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringChain2D"]
+## Node classes whose shape ALL's helpers do not fit (no single `target`, no `root_bone`..`tip_bone` pair): the
+## multi-effector rig. Covered by the tests that need only the class (every numeric property by every route) and by
+## its own test file (tests/test_fabrik_rig.gd: bad input, one message each, no allocation).
+const RIGS := ["FabrikRig2D"]
 ## The chains of any length solved toward a target.
 const CHAINS := ["FabrikChain2D", "CcdChain2D"]
 

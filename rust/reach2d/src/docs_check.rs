@@ -37,7 +37,7 @@ fn every_documented_item_has_text() {
         classes.push(class);
     }
     classes.sort();
-    for class in ["CcdChain2D", "FabrikChain2D", "LookAt2D", "SpringChain2D", "TwoBoneIk2D"] {
+    for class in ["CcdChain2D", "FabrikChain2D", "FabrikRig2D", "LookAt2D", "SpringChain2D", "TwoBoneIk2D"] {
         assert!(classes.iter().any(|c| c == class), "{class} has no docs; found {classes:?}");
     }
     assert!(missing.is_empty(), "items without help text: {missing:#?}");

@@ -21,6 +21,7 @@ mod limits;
 mod nodes;
 mod pose;
 mod problem;
+mod rig_state;
 mod setup;
 mod spring_collision;
 mod spring_state;

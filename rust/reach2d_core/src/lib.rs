@@ -111,6 +111,7 @@ mod look_at;
 mod pole;
 mod posed;
 mod refine;
+mod rig;
 pub mod spring;
 mod spring_contact;
 mod two_bone;
@@ -135,6 +136,7 @@ pub use limb::{BendSide, LimbAim, LimbStretch, solve_limb, stretched_end, unstre
 pub use look_at::{LookAtSolution, solve_look_at};
 pub use pole::{STRAIGHT_SINE, pre_bend_toward_pole, side_of};
 pub use posed::{Aim, PosedChain, TipDirection, follow_tip_direction, solve_posed};
+pub use rig::{FabrikRig, RigEffector, RigPose};
 pub use spring::{
     SpringBone, SpringError, SpringFrame, SpringGoal, SpringReport, SpringScale, SpringSettings, carry_spring,
     reset_spring, step_spring,
@@ -256,6 +258,14 @@ pub enum SolveError {
     /// `ChainLimits::root_direction` while a limit is set,
     /// or look-at's `current_direction` / reference direction.
     InvalidDirection,
+    /// A [`FabrikRig`]'s bones are not a tree with its effectors' tips as its leaves: a parent after its child, a
+    /// tip out of range, named twice or carrying another bone, or a branch that leads to no effector.
+    InvalidTree,
+    /// Effector `index`'s weight is negative or not finite.
+    InvalidWeight {
+        /// Index of the first bad effector.
+        index: usize,
+    },
 }
 
 impl fmt::Display for SolveError {
@@ -300,6 +310,13 @@ impl fmt::Display for SolveError {
                 "a direction is zero or not finite: give a non-zero finite root/reference/current \
                  direction",
             ),
+            Self::InvalidTree => f.write_str(
+                "the bones are not a tree whose leaves are the effectors' tips: number parents before children, \
+                 name each tip once, give no tip a child bone and every branch an effector",
+            ),
+            Self::InvalidWeight { index } => {
+                write!(f, "effector {index}'s weight is negative or not finite: weights must be finite and >= 0")
+            }
         }
     }
 }

@@ -249,7 +249,7 @@ impl ChainPose<'_> {
 }
 
 /// The inverse of `a`, or `None` when it is singular (glam's `inverse` would assert in debug builds).
-fn try_inverse(a: Affine2) -> Option<Affine2> {
+pub(crate) fn try_inverse(a: Affine2) -> Option<Affine2> {
     let matrix = a.matrix2.try_inverse()?;
     Some(Affine2::from_mat2_translation(matrix, -(matrix * a.translation)))
 }

@@ -9,6 +9,7 @@ use reach2d_core::{
     AngleLimit, CcdSettings, ChainLimits, ChainSolver, FabrikSettings, Vec2, solve_ccd, solve_fabrik, solve_look_at,
     solve_two_bone,
 };
+use reach2d_core::{FabrikRig, RigEffector};
 
 struct Counting;
 
@@ -168,4 +169,34 @@ fn spring_steps_do_not_allocate() {
     });
     assert_eq!(count, 0, "spring steps allocated {count} times");
     assert!(out.iter().all(|p| p.is_finite()));
+}
+
+#[test]
+fn rig_steady_state_solve_does_not_allocate() {
+    let mut rig = FabrikRig::new(&[0, 0, 1, 2, 3, 2, 5], &[4, 6]).unwrap();
+    let start = [
+        Vec2::new(0.0, 0.0),
+        Vec2::new(0.0, 20.0),
+        Vec2::new(0.0, 40.0),
+        Vec2::new(-10.0, 50.0),
+        Vec2::new(-25.0, 50.0),
+        Vec2::new(10.0, 50.0),
+        Vec2::new(25.0, 50.0),
+        Vec2::new(-40.0, 50.0),
+        Vec2::new(40.0, 50.0),
+    ];
+    let effectors = [
+        RigEffector { target: Vec2::new(-30.0, 60.0), weight: 1.0 },
+        RigEffector { target: Vec2::new(90.0, 90.0), weight: 2.0 },
+    ];
+    let limits = [None, AngleLimit::new(-0.3, 0.3), None, None, None, None, None];
+    let mut points = start;
+    let n = allocations_during(|| {
+        for _ in 0..10 {
+            points = start;
+            let report = rig.solve(&mut points, &effectors, &limits, Vec2::Y, &FabrikSettings::default()).unwrap();
+            std::hint::black_box(report);
+        }
+    });
+    assert_eq!(n, 0);
 }

@@ -8,6 +8,11 @@ const OpenScene := preload("open_scene.gd")
 const FIXTURE := "res://editor/save_roundtrip.tscn"
 const COPY := "res://editor/roundtrip_copy.tscn"
 const AUTHORED := [0.3, -0.6, 0.4]
+## FabrikRig2D's scene: a spine with two arms; its effectors are saved as NodePath arrays.
+const RIG_FIXTURE := "res://editor/rig_roundtrip.tscn"
+const RIG_COPY := "res://editor/rig_roundtrip_copy.tscn"
+const RIG_BONES := ["spine", "spine/arm_a", "spine/arm_a/hand_a", "spine/arm_b", "spine/arm_b/hand_b"]
+const RIG_AUTHORED := [-1.4, -0.9, 0.5, 0.9, -0.5]
 
 var failures: PackedStringArray = []
 
@@ -109,6 +114,7 @@ func _run() -> void:
 	expect(ik.get_setup_warning() == "", "the warning clears once the target is set (%s)" % ik.get_setup_warning())
 	await _test_bake_button(root, ik)
 	await _test_convert_button(root)
+	await _test_rig_roundtrip()
 	var shot := OS.get_environment("REACH2D_EDITOR_SCREENSHOT")
 	if shot != "":
 		# With a real renderer (cargo xtask screenshots): the 2D editor with the chain's gizmo.
@@ -231,6 +237,46 @@ func _test_convert_button(root: Node) -> void:
 	expect(root.get_child_count() == before and look.enabled, "undo removes the node and enables the modification again")
 	skeleton.set_modification_stack(null)
 	print("editor convert button: LookAt modification -> %s, undo ok" % [made])
+
+
+## FabrikRig2D in the editor: its effector arrays load from the .tscn, the preview solves both hands, saving stores
+## the authored rotations (never the IK pose) and the arrays as written, and the preview comes back after saving.
+func _test_rig_roundtrip() -> void:
+	DirAccess.copy_absolute(ProjectSettings.globalize_path(RIG_FIXTURE), ProjectSettings.globalize_path(RIG_COPY))
+	var root: Node = await OpenScene.open(get_tree(), RIG_COPY)
+	for i in 10:
+		await get_tree().process_frame
+	root = EditorInterface.get_edited_scene_root()
+	if not expect_true(root != null and root.scene_file_path == RIG_COPY, "the rig scene opened"):
+		return
+	var rig: Node2D = root.get_node("FabrikRig2D")
+	expect(rig.get_bone_count() == 5, "the rig resolved its 5 bones from the saved paths (%d; %s)" % [rig.get_bone_count(), rig.get_setup_warning()])
+	expect(rig.last_error >= 0.0 and rig.last_error <= rig.tolerance, "the rig's preview reaches both targets (last_error %s)" % rig.last_error)
+	var previewed := []
+	var moved := false
+	for i in RIG_BONES.size():
+		var b: Bone2D = root.get_node("Skeleton/" + RIG_BONES[i])
+		previewed.append(b.rotation)
+		moved = moved or absf(b.rotation - RIG_AUTHORED[i]) > 1e-3
+	expect(moved, "the rig's preview moved the bones (%s)" % [previewed])
+	expect(EditorInterface.save_scene() == OK, "save_scene() succeeded for the rig")
+	await get_tree().process_frame
+	var text := FileAccess.get_file_as_string(RIG_COPY)
+	for i in RIG_BONES.size():
+		var name: String = RIG_BONES[i].get_file()
+		var start := text.find("[node name=\"%s\"" % name)
+		var end := text.find("[node", start + 1)
+		var section := text.substr(start, end - start if end > 0 else -1)
+		var saved := 0.0
+		for line in section.split("\n"):
+			if line.begins_with("rotation = "):
+				saved = float(line.trim_prefix("rotation = "))
+		expect(absf(saved - RIG_AUTHORED[i]) < 1e-5, "rig bone %s saved with its authored rotation %s (saved %s)" % [name, RIG_AUTHORED[i], saved])
+		var b: Bone2D = root.get_node("Skeleton/" + RIG_BONES[i])
+		expect(absf(b.rotation - previewed[i]) < 1e-4, "rig bone %s shows the preview again after saving" % name)
+	expect("tip_bones = Array[NodePath]([NodePath(\"../Skeleton/spine/arm_a/hand_a\"), NodePath(\"../Skeleton/spine/arm_b/hand_b\")])" in text, "tip_bones saved as written")
+	expect("effector_weights = PackedFloat32Array(1, 2)" in text, "effector_weights saved as written")
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(RIG_COPY))
 
 
 func expect_true(condition: bool, message: String) -> bool:

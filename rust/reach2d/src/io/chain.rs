@@ -121,6 +121,15 @@ impl BoneChain {
         resolved
     }
 
+    /// Holds `bones` (root first, parents before children) as a rig's bone list (`FabrikRig2D`: the union of its
+    /// effectors' chains, each resolved and watched on its own), with the root's parent. Not watched itself:
+    /// [`BoneChain::is_current`] is `false` for it.
+    pub fn hold(&mut self, bones: impl IntoIterator<Item = Gd<Bone2D>>, parent: Option<Gd<CanvasItem>>) {
+        self.forget();
+        self.bones.extend(bones);
+        self.parent = parent;
+    }
+
     /// Forgets the resolved chain and stops watching it.
     pub fn forget(&mut self) {
         self.bones.clear();

@@ -1,0 +1,206 @@
+//! `FabrikRig2D`: multi-effector FABRIK over a tree of Bone2D nodes (several tips sharing a spine).
+
+use godot::classes::notify::CanvasItemNotification;
+use godot::classes::{Bone2D, INode2D, Node2D};
+use godot::prelude::*;
+use reach2d_core::FabrikSettings;
+
+use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::limits::AngleLimits;
+use crate::problem::Problem;
+use crate::rig_state::{EffectorPaths, RigState};
+use crate::{checked, gizmo};
+
+crate::nodes::declare_class::declare_class! {
+    /// Moves a tree of [Bone2D] nodes so that several end effectors reach their targets at once, sharing the bones
+    /// they have in common: two hands on one two-handed weapon bending one spine, both front legs of a creature,
+    /// a tentacle creature holding two things.
+    ///
+    /// Each effector is a tip bone in [member tip_bones] with its target at the same index in [member targets]
+    /// (and an optional weight in [member effector_weights]); its branch is the tip and its Bone2D ancestors up to
+    /// [member root_bone]. The branches' union is the rig. Its end effectors are the tip bones' ends, as for
+    /// [FabrikChain2D]: [code]tip.global_transform * (Vector2.from_angle(tip.get_bone_angle()) * tip.get_length())[/code].
+    ///
+    /// The solver is FABRIK's sub-base method (Aristidou and Lasenby): each pass pulls every branch toward its
+    /// target up to the bone where branches meet, places that bone as the weighted best fit of what its branches
+    /// want, continues to the root, then lays the bones out again from the root. Two [FabrikChain2D] stacked on a
+    /// shared spine fight (the second solve undoes the first); this node settles the spine for both. When not every
+    /// target can be reached it holds a stable compromise, weighted by [member effector_weights], frame after frame.
+    ///
+    /// As the other nodes: only each bone's local [member Node2D.rotation] is written, bone lengths are exact,
+    /// angle limits hold after every solve, a mirrored character (negative scale anywhere) gets the mirror image of
+    /// the pose, and the node runs after [AnimationPlayer] and [AnimationTree] in the same frame. Angle limits are
+    /// numbered in the rig's bone order: the first tip's branch from [member root_bone] down, then each further
+    /// tip's bones not listed yet ([method get_rig_bone] tells which bone an index is).
+    pub struct FabrikRig2D {
+        leading {
+            /// First bone of the rig, shared by every branch (it turns but never moves).
+            #[export]
+            root_bone: Option<Gd<Bone2D>>,
+            /// The last bone of each branch, one per effector: [member root_bone]'s Bone2D descendants, none on
+            /// another tip's branch. Paths are resolved once, when they change (and when a resolved node is freed).
+            /// A typed array: from a script where the node's type is not known statically, assign
+            /// [code][...] as Array[NodePath][/code] (an untyped array is refused with an error).
+            #[export]
+            #[var(set = set_tip_bones)]
+            tip_bones: Array<NodePath>,
+            /// The node each effector reaches for, at the same index as its tip in [member tip_bones].
+            #[export]
+            #[var(set = set_targets)]
+            targets: Array<NodePath>,
+            /// How much each effector counts where the branches disagree (a missing entry counts 1; 0 follows along
+            /// and never pulls). Each value must be finite and >= 0.
+            #[export]
+            #[var(set = set_effector_weights)]
+            effector_weights: PackedFloat32Array,
+        }
+        docs {
+            enabled: "If [code]false[/code], the node stops solving and leaves the bones to their pose.",
+            weight: "How much of the solved pose is applied: each bone's written rotation is \
+                [code]lerp_angle(input, solved, weight)[/code]. A value outside [0, 1] (or NaN) is an error and is \
+                ignored.",
+            update_mode: "When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), every \
+                physics frame ([constant UPDATE_PHYSICS]) or only when [method solve] is called \
+                ([constant UPDATE_MANUAL]).",
+            editor_preview: "In the editor, solve every frame to preview the pose; saving the scene always keeps the \
+                pose you authored.",
+            process: "Solve every process frame.",
+            physics: "Solve every physics frame.",
+            manual: "Solve only when [method solve] is called.",
+        }
+        speed_limited(_this) { false }
+        middle {
+            rig: RigState,
+        }
+        settings {
+            /// Most backward-and-forward passes per solve.
+            #[export_group(name = "Solver")]
+            #[export(range = (1.0, 256.0, 1.0, or_greater))]
+            #[var(set = set_max_iterations)]
+            #[init(val = 16)]
+            max_iterations: i64,
+            /// Distance from every end effector to its target, in global pixels, that counts as reached.
+            #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "px"))]
+            #[var(set = set_tolerance)]
+            #[init(val = 0.5)]
+            tolerance: f32,
+        }
+        setters {
+            /// Sets [member max_iterations]: a value outside 0..=1024 prints an error and keeps the current one.
+            #[func]
+            fn set_max_iterations(&mut self, value: i64) {
+                checked::set_iterations(&mut self.max_iterations, "FabrikRig2D", value);
+            }
+
+            /// Sets [member tolerance]: a negative (or not finite) value prints an error and keeps the current one.
+            #[func]
+            fn set_tolerance(&mut self, value: f32) {
+                checked::set_float(&mut self.tolerance, "FabrikRig2D", "tolerance", value, 0.0, f32::MAX);
+            }
+
+            /// Sets [member tip_bones]; they are resolved again before the next solve.
+            #[func]
+            fn set_tip_bones(&mut self, value: Array<NodePath>) {
+                self.tip_bones = value;
+                self.rig.paths_changed();
+            }
+
+            /// Sets [member targets]; they are resolved again before the next solve.
+            #[func]
+            fn set_targets(&mut self, value: Array<NodePath>) {
+                self.targets = value;
+                self.rig.paths_changed();
+            }
+
+            /// Sets [member effector_weights]: a negative or non-finite entry prints an error and keeps the current
+            /// weights.
+            #[func]
+            fn set_effector_weights(&mut self, value: PackedFloat32Array) {
+                if let Some(index) = value.as_slice().iter().position(|w| !(w.is_finite() && *w >= 0.0)) {
+                    godot_error!(
+                        "FabrikRig2D: effector_weights[{index}] = {} is out of range: each weight must be finite and \
+                         >= 0; keeping the current weights.",
+                        value.as_slice()[index]
+                    );
+                    return;
+                }
+                self.effector_weights = value;
+            }
+
+            /// The rig's bone at [param index] in its bone order (the one [method set_angle_limits] uses), or
+            /// [code]null[/code] while the setup is invalid or the index is out of range.
+            #[func]
+            fn get_rig_bone(&self, index: i64) -> Option<Gd<Bone2D>> {
+                let index = usize::try_from(index).ok()?;
+                self.state.bones.chain.bones().get(index).cloned()
+            }
+
+            /// Each effector's distance to its target after the last solve is in [member last_error] (the largest);
+            /// this solves now, whatever [member update_mode], and returns [code]true[/code] when the bones were
+            /// written.
+            #[func]
+            fn solve(&mut self) -> bool {
+                frame::solve(self)
+            }
+        }
+        last_error: "The largest distance in global pixels between a target and its end effector after the last \
+            solve, [member weight] included; [code]-1.0[/code] before the first solve.",
+        last_iterations: "Passes the last solve used: 0 when every tip was already within [member tolerance].",
+    }
+}
+
+#[godot_api]
+impl INode2D for FabrikRig2D {
+    fn ready(&mut self) {
+        frame::ready(self, RUNTIME_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        if what == CanvasItemNotification::ENTER_TREE {
+            // Paths are relative to the node: a node that moved in the tree resolves them again.
+            self.rig.paths_changed();
+        }
+        frame::notification(self, what);
+    }
+    fn draw(&mut self) {
+        let rig = &self.rig;
+        gizmo::draw_rig(&mut self.to_gd().upcast(), rig.solver(), rig.points(), rig.targets());
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
+        self.limits.property_list(self.state.bones.chain.len())
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        frame::counted(|| self.limits.get_property(&property))
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        frame::counted(|| self.limits.set_property(&property, &value))
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        AngleLimits::property_revert(&property)
+    }
+}
+
+impl IkNode for FabrikRig2D {
+    fn check_setup(&mut self) -> Result<(), Problem> {
+        let node = self.to_gd().upcast();
+        let paths =
+            EffectorPaths { tip_bones: &self.tip_bones, targets: &self.targets, weights: &self.effector_weights };
+        self.rig.check(&node, &mut self.state.bones, self.root_bone.as_ref(), &paths)
+    }
+
+    fn solve_frame(&mut self, _delta: f64) -> Result<Solved, Problem> {
+        self.check_setup()?;
+        let settings =
+            FabrikSettings { max_iterations: self.max_iterations.max(1) as u32, tolerance: self.tolerance.max(0.0) };
+        let (report, error) = self.rig.solve(&mut self.state.bones, self.weight, self.limits.active(), &settings)?;
+        Ok(Solved { error, iterations: report.iterations })
+    }
+}

@@ -1,0 +1,255 @@
+//! `FabrikRig2D`'s engine side: its effectors (tip bones and targets, resolved from node paths only when the setup
+//! changes), its bones (one watched chain per effector, their union held in the node's `Bones` so the authored-pose
+//! machinery covers every bone), and the buffers its solves reuse.
+
+use godot::classes::{Bone2D, CanvasItem, Node, Node2D};
+use godot::prelude::*;
+use reach2d_core::write_back::BonePose;
+use reach2d_core::{AngleLimit, FabrikRig, FabrikSettings, RigEffector, RigPose, SolveReport, Vec2};
+
+use crate::io::bones::{self, Bones};
+use crate::io::chain::{BoneChain, Shape, slots};
+use crate::io::convert::{affine, vec2};
+use crate::problem::Problem;
+
+/// Scale at or below which the skeleton, an ancestor or a bone counts as collapsed (as for the chains).
+const COLLAPSED_SCALE: f32 = 1.5e-5;
+
+/// Everything `FabrikRig2D` keeps between solves besides its `Bones`.
+#[derive(Default)]
+pub struct RigState {
+    /// The node paths changed (or a resolved node went away): resolve them again before the next solve.
+    stale_paths: bool,
+    /// Resolved `tip_bones` and `targets`, one per effector.
+    tips: Vec<Gd<Bone2D>>,
+    targets: Vec<Gd<Node2D>>,
+    /// One chain per effector, `root_bone ..= tip`, each watched for changes.
+    paths: Vec<BoneChain>,
+    /// The solver for the union of the paths (`None` until resolved).
+    solver: Option<FabrikRig>,
+    poses: Vec<BonePose>,
+    tip_offsets: Vec<Vec2>,
+    points: Vec<Vec2>,
+    effectors: Vec<RigEffector>,
+    segment_limits: Vec<Option<AngleLimit>>,
+    rotations: Vec<f32>,
+    /// Each effector's end in the written pose.
+    ends: Vec<Vec2>,
+}
+
+/// What the node's properties say about its effectors.
+pub struct EffectorPaths<'a> {
+    pub tip_bones: &'a Array<NodePath>,
+    pub targets: &'a Array<NodePath>,
+    pub weights: &'a PackedFloat32Array,
+}
+
+impl RigState {
+    /// The node paths changed: they are resolved again before the next solve.
+    pub fn paths_changed(&mut self) {
+        self.stale_paths = true;
+        self.tips.clear();
+        self.targets.clear();
+    }
+
+    /// The solver, once resolved.
+    pub fn solver(&self) -> Option<&FabrikRig> {
+        self.solver.as_ref()
+    }
+
+    /// The points of the last solve (bone origins, then ends), for drawing.
+    pub fn points(&self) -> &[Vec2] {
+        &self.points
+    }
+
+    /// The resolved targets.
+    pub fn targets(&self) -> &[Gd<Node2D>] {
+        &self.targets
+    }
+
+    /// Checks the setup without touching a bone's pose: the effectors (resolving the node paths when they changed),
+    /// each target's global position into the effectors, and the bones (resolving the chains when one changed).
+    pub fn check(
+        &mut self,
+        node: &Gd<Node>,
+        bones: &mut Bones,
+        root: Option<&Gd<Bone2D>>,
+        paths: &EffectorPaths,
+    ) -> Result<(), Problem> {
+        let count = paths.tip_bones.len();
+        if count == 0 {
+            return Err(Problem::NoEffectors);
+        }
+        if paths.targets.len() != count {
+            return Err(Problem::EffectorsMismatch);
+        }
+        let root = root.ok_or(Problem::NoRootBone)?;
+        if !root.is_instance_valid() {
+            return Err(Problem::BoneFreed);
+        }
+        let alive = self.tips.len() == count
+            && self.targets.len() == count
+            && self.tips.iter().all(Gd::is_instance_valid)
+            && self.targets.iter().all(Gd::is_instance_valid);
+        if self.stale_paths || !alive {
+            self.resolve_paths(node, paths)?;
+        }
+        self.effectors.resize(count, RigEffector { target: Vec2::ZERO, weight: 1.0 });
+        for (k, (target, effector)) in self.targets.iter().zip(self.effectors.iter_mut()).enumerate() {
+            if !target.is_inside_tree() {
+                self.stale_paths = true;
+                return Err(Problem::RigTargetMissing(k as u16));
+            }
+            let position = vec2(target.get_global_position());
+            if !position.is_finite() {
+                return Err(Problem::RigTargetNotFinite(k as u16));
+            }
+            effector.target = position;
+            effector.weight = paths.weights.get(k).unwrap_or(1.0);
+        }
+        self.ensure_bones(bones, root)
+    }
+
+    /// Resolves `tip_bones` and `targets` relative to the node (the setup changed, or a resolved node went away).
+    fn resolve_paths(&mut self, node: &Gd<Node>, paths: &EffectorPaths) -> Result<(), Problem> {
+        self.tips.clear();
+        self.targets.clear();
+        self.stale_paths = true;
+        // An empty path (a new entry in the inspector) is unset, not the node itself.
+        for (k, path) in paths.tip_bones.iter_shared().enumerate() {
+            let tip = (!path.is_empty()).then(|| node.get_node_or_null(&path)).flatten();
+            let tip = tip.and_then(|n| n.try_cast::<Bone2D>().ok());
+            self.tips.push(tip.ok_or(Problem::RigTipMissing(k as u16))?);
+        }
+        for (k, path) in paths.targets.iter_shared().enumerate() {
+            let target = (!path.is_empty()).then(|| node.get_node_or_null(&path)).flatten();
+            let target = target.and_then(|n| n.try_cast::<Node2D>().ok());
+            self.targets.push(target.ok_or(Problem::RigTargetMissing(k as u16))?);
+        }
+        self.stale_paths = false;
+        Ok(())
+    }
+
+    /// Makes sure `bones` holds the union of the effectors' chains and the solver its tree, resolving them again
+    /// (after restoring the authored pose) when a chain changed.
+    fn ensure_bones(&mut self, bones: &mut Bones, root: &Gd<Bone2D>) -> Result<(), Problem> {
+        let current = self.solver.is_some()
+            && self.paths.len() == self.tips.len()
+            && self.paths.iter().zip(&self.tips).all(|(path, tip)| path.is_current(root, tip));
+        if current {
+            return Ok(());
+        }
+        bones::forget(bones);
+        bones.chain.forget();
+        self.solver = None;
+        self.paths.resize_with(self.tips.len(), BoneChain::default);
+        for (k, (path, tip)) in self.paths.iter_mut().zip(&self.tips).enumerate() {
+            let (root, tip) = slots(Some(root), Some(tip))?;
+            path.resolve(root, tip, Shape::Chain).map_err(|problem| match problem {
+                Problem::TipNotUnderRoot => Problem::RigTipNotUnderRoot(k as u16),
+                other => other,
+            })?;
+        }
+        // The union, parents first: each path runs root first, so a bone's parent is always listed before it.
+        let mut union: Vec<Gd<Bone2D>> = Vec::new();
+        let mut parents = Vec::new();
+        let mut tips = Vec::new();
+        for path in &self.paths {
+            let mut previous = 0;
+            for bone in path.bones() {
+                let id = bone.instance_id();
+                let index = match union.iter().position(|b| b.instance_id() == id) {
+                    Some(index) => index,
+                    None => {
+                        union.push(bone.clone());
+                        parents.push(previous);
+                        union.len() - 1
+                    }
+                };
+                previous = index;
+            }
+            tips.push(previous);
+        }
+        let solver = FabrikRig::new(&parents, &tips).map_err(|_| Problem::RigTipsOverlap)?;
+        let parent = union[0].get_parent().and_then(|p| p.try_cast::<CanvasItem>().ok());
+        let (n, e) = (union.len(), tips.len());
+        bones.chain.hold(union, parent);
+        self.poses.resize(n, BonePose::default());
+        self.tip_offsets.resize(e, Vec2::ZERO);
+        self.points.resize(n + e, Vec2::ZERO);
+        self.segment_limits.resize(n, None);
+        self.rotations.resize(n, 0.0);
+        self.ends.resize(e, Vec2::ZERO);
+        self.solver = Some(solver);
+        Ok(())
+    }
+
+    /// Reads the bones, solves, and writes each bone's rotation (blended by `weight`, held in `limits`). Returns the
+    /// report and the largest distance from a written end to its target. Writes nothing on error.
+    pub fn solve(
+        &mut self,
+        bones: &mut Bones,
+        weight: f32,
+        limits: &[Option<AngleLimit>],
+        settings: &FabrikSettings,
+    ) -> Result<(SolveReport, f32), Problem> {
+        let Some(solver) = self.solver.as_mut() else { return Err(Problem::EmptyChain) };
+        let Bones { chain, memory, .. } = bones;
+        let n = chain.len();
+        if n == 0 || self.poses.len() != n {
+            return Err(Problem::EmptyChain);
+        }
+        if !chain.bones()[0].is_inside_tree() {
+            return Err(Problem::BoneOutsideTree);
+        }
+        // Read: each bone's rotation and local transform, the root's parent, each tip's end.
+        let parent = chain.parent().map_or(glam::Affine2::IDENTITY, |p| affine(p.get_global_transform()));
+        for (bone, pose) in chain.bones().iter().zip(self.poses.iter_mut()) {
+            let rotation = bone.get_rotation();
+            let local = affine(bone.get_transform());
+            let basis = glam::Mat2::from_angle(-rotation) * local.matrix2;
+            *pose = BonePose { position: local.translation, rotation, basis };
+        }
+        for (tip, offset) in self.tips.iter().zip(self.tip_offsets.iter_mut()) {
+            *offset = Vec2::from_angle(tip.get_bone_angle()) * tip.get_length();
+        }
+        memory.start_pose(chain.bones(), &mut self.poses, false, weight < 1.0);
+        let finite = |p: &BonePose| p.position.is_finite() && p.rotation.is_finite() && p.basis.is_finite();
+        if !parent.is_finite() || !self.poses.iter().all(finite) || !self.tip_offsets.iter().all(|t| t.is_finite()) {
+            return Err(Problem::PoseNotFinite);
+        }
+        if is_collapsed(parent.matrix2) || self.poses.iter().any(|p| is_collapsed(p.basis)) {
+            return Err(Problem::ZeroScale);
+        }
+        let pose = RigPose { parent, bones: &self.poses, tip_offsets: &self.tip_offsets };
+        solver.pose_points(&pose, &mut self.points);
+        let limits = &limits[..limits.len().min(n)];
+        let segment = if limits.iter().any(Option::is_some) { &mut self.segment_limits[..] } else { &mut [][..] };
+        let root_direction = solver.segment_limits(&pose, &self.points, limits, segment);
+        let segment: &[Option<AngleLimit>] = segment;
+        let report = solver
+            .solve(&mut self.points, &self.effectors, segment, root_direction, settings)
+            .map_err(Problem::Solver)?;
+        if !solver.write_back(&pose, &self.points, weight, limits, &mut self.rotations, &mut self.ends) {
+            return Err(Problem::PoseNotFinite);
+        }
+        // Each the equal angle within half a turn of the pose the node did not write (no winding up over frames).
+        for (rotation, &reference) in self.rotations.iter_mut().zip(memory.unwritten()) {
+            if (*rotation - reference).abs() > core::f32::consts::PI && reference.is_finite() {
+                *rotation = reference + reach2d_core::wrap_angle(*rotation - reference);
+            }
+        }
+        for (bone, &rotation) in chain.bones_mut().iter_mut().zip(&self.rotations).rev() {
+            bone.set_rotation(rotation);
+        }
+        memory.remember(&self.rotations);
+        let error = self.ends.iter().zip(&self.effectors).map(|(end, e)| end.distance(e.target)).fold(0.0, f32::max);
+        Ok((report, error))
+    }
+}
+
+/// Godot stores a zero scale as 1e-5, so a basis this flat on either axis counts as collapsed.
+fn is_collapsed(m: glam::Mat2) -> bool {
+    let longest = m.x_axis.length().max(m.y_axis.length());
+    !(longest > COLLAPSED_SCALE && m.determinant().abs() > COLLAPSED_SCALE * longest * longest)
+}
