@@ -321,6 +321,35 @@ func test_bad_input_one_message_no_nan() -> void:
 	expect(error_log.take_panics().is_empty(), "no panic")
 
 
+func test_untyped_arrays_from_scripts_are_converted() -> void:
+	# A script that holds the rig as a plain Node (or calls set()) hands over untyped [...] literals: paths as
+	# NodePaths or Strings, weights as ints or floats. They are converted; a wrong entry is one error, value kept.
+	var built := make_creature()
+	var bones: Array = built[1]
+	var ta := make_target(Vector2(350, 200))
+	var tb := make_target(Vector2(450, 200))
+	var rig: Node = ClassDB.instantiate("FabrikRig2D")
+	rig.update_mode = 2
+	add_child(rig)
+	rig.root_bone = bones[0]
+	rig.tip_bones = [rig.get_path_to(bones[4]), String(rig.get_path_to(bones[6]))]
+	rig.set("targets", [rig.get_path_to(ta), rig.get_path_to(tb)])
+	rig.effector_weights = [2, 1.5]
+	expect(rig.tip_bones.size() == 2 and rig.tip_bones[1] == rig.get_path_to(bones[6]), "untyped tips taken (%s)" % [rig.tip_bones])
+	expect(rig.targets.size() == 2, "untyped targets taken (%s)" % [rig.targets])
+	expect(rig.effector_weights == PackedFloat32Array([2.0, 1.5]), "untyped weights taken (%s)" % [rig.effector_weights])
+	expect(rig.solve(), "the rig set from untyped arrays solves")
+	expect(error_log.take().is_empty(), "no error for untyped arrays of the right kinds")
+	rig.tip_bones = [rig.get_path_to(bones[4]), Vector2.ONE]
+	rig.effector_weights = ["heavy", 1.0]
+	rig.targets = "TargetA"
+	var refusals := error_log.take()
+	expect(refusals.size() == 3, "one error per wrong value (%s)" % [refusals])
+	expect(rig.tip_bones.size() == 2 and rig.effector_weights.size() == 2, "values kept")
+	expect(rig.solve(), "still solves")
+	expect(error_log.take_panics().is_empty(), "no panic")
+
+
 func test_no_allocation_per_solve() -> void:
 	var built := make_creature()
 	var bones: Array = built[1]

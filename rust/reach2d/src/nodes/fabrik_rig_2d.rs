@@ -39,8 +39,9 @@ crate::nodes::declare_class::declare_class! {
             root_bone: Option<Gd<Bone2D>>,
             /// The last bone of each branch, one per effector: [member root_bone]'s Bone2D descendants, none on
             /// another tip's branch. Paths are resolved once, when they change (and when a resolved node is freed).
-            /// A typed array: from a script where the node's type is not known statically, assign
-            /// [code][...] as Array[NodePath][/code] (an untyped array is refused with an error).
+            /// An untyped array given to [method Object.set] (or assigned where the node's class is not known
+            /// statically) is converted entry by entry: NodePaths and Strings; anything else is refused with one
+            /// error.
             #[export]
             #[var(set = set_tip_bones)]
             tip_bones: Array<NodePath>,
@@ -181,10 +182,68 @@ impl INode2D for FabrikRig2D {
         frame::counted(|| self.limits.get_property(&property))
     }
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        frame::counted(|| self.limits.set_property(&property, &value))
+        frame::counted(|| self.set_effector_array(&property, &value) || self.limits.set_property(&property, &value))
     }
     fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
         AngleLimits::property_revert(&property)
+    }
+}
+
+impl FabrikRig2D {
+    /// `set()` of `tip_bones`, `targets` or `effector_weights` with an untyped `Array` (a script that does not
+    /// know the node's class, `[...]` literals): each entry is converted (a NodePath or a String for the paths, a
+    /// number for the weights) and the typed setter takes it; an entry that is neither, or a value that is no
+    /// array, is one error naming it, and the value is kept. `false` for other properties and for typed arrays,
+    /// which take Godot's own route.
+    fn set_effector_array(&mut self, property: &StringName, value: &Variant) -> bool {
+        let name = property.to_string();
+        if !matches!(name.as_str(), "tip_bones" | "targets" | "effector_weights") {
+            return false;
+        }
+        let typed = value.get_type() == VariantType::ARRAY && value.try_to::<VarArray>().is_err();
+        if typed || value.get_type() == VariantType::PACKED_FLOAT32_ARRAY {
+            return false; // Typed: Godot's own route reaches the typed setter.
+        }
+        let Ok(entries) = value.try_to::<VarArray>() else {
+            godot_error!("FabrikRig2D: {name} must be an Array, not {value}; keeping the current {name}.");
+            return true;
+        };
+        if name == "effector_weights" {
+            let mut weights = PackedFloat32Array::new();
+            for (index, entry) in entries.iter_shared().enumerate() {
+                let number = entry.try_to::<f64>().or_else(|_| entry.try_to::<i64>().map(|i| i as f64));
+                let Ok(number) = number else {
+                    godot_error!(
+                        "FabrikRig2D: effector_weights[{index}] = {entry} is not a number; keeping the current weights."
+                    );
+                    return true;
+                };
+                weights.push(number as f32);
+            }
+            self.set_effector_weights(weights);
+            return true;
+        }
+        let mut paths = Array::<NodePath>::new();
+        for (index, entry) in entries.iter_shared().enumerate() {
+            let path = entry
+                .try_to::<NodePath>()
+                .or_else(|_| entry.try_to::<GString>().map(|s| NodePath::from(&s)))
+                .or_else(|_| entry.try_to::<StringName>().map(|s| NodePath::from(&GString::from(&s))));
+            let Ok(path) = path else {
+                godot_error!(
+                    "FabrikRig2D: {name}[{index}] = {entry} is not a node path (use get_path_to(node)); keeping the \
+                     current {name}."
+                );
+                return true;
+            };
+            paths.push(&path);
+        }
+        if name == "tip_bones" {
+            self.set_tip_bones(paths)
+        } else {
+            self.set_targets(paths)
+        }
+        true
     }
 }
 
