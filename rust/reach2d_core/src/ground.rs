@@ -95,12 +95,30 @@ pub fn step_value(current: f32, wanted: f32, max_step: f32) -> f32 {
     current + (wanted - current).clamp(-step, step)
 }
 
-/// How far the hips drop (px, in `[0, max_drop]`) so every foot reaches its ground: as far as the foot whose ground
-/// is lowest below its animated place, `offsets` being each foot's ground goal minus its animated end effector.
+/// How far (px, at least 0) a leg's root `hip` must come down along `-up` so that `goal` is no farther from it than
+/// the animated end effector `animated` is: the leg keeps its animated extension, so a leg the animation nearly
+/// straightened still reaches a lower or farther ground. When no drop brings the goal that close (it lies too far
+/// to the side), the drop that brings it closest.
 #[must_use]
-pub fn hips_drop(offsets: impl IntoIterator<Item = Vec2>, up: Vec2, max_drop: f32) -> f32 {
-    let lowest = offsets.into_iter().map(|o| -o.dot(up)).fold(0.0_f32, f32::max);
-    if lowest.is_finite() { lowest.min(max_drop.max(0.0)) } else { 0.0 }
+pub fn reach_drop(hip: Vec2, animated: Vec2, goal: Vec2, up: Vec2) -> f32 {
+    let reach_sq = (animated - hip).length_squared();
+    let to_goal = goal - hip;
+    // |to_goal + up * h|^2 = h^2 + 2 b h + |to_goal|^2 must come down to reach^2.
+    let b = to_goal.dot(up);
+    let excess = to_goal.length_squared() - reach_sq;
+    if excess.is_nan() || excess <= 0.0 {
+        return 0.0;
+    }
+    let discriminant = b * b - excess;
+    let drop = if discriminant >= 0.0 { -b - discriminant.sqrt() } else { -b };
+    if drop.is_finite() { drop.max(0.0) } else { 0.0 }
+}
+
+/// The hips' drop (px, in `[0, max_drop]`): the most any leg needs (see [`reach_drop`]).
+#[must_use]
+pub fn hips_drop(needs: impl IntoIterator<Item = f32>, max_drop: f32) -> f32 {
+    let most = needs.into_iter().filter(|n| n.is_finite()).fold(0.0_f32, f32::max);
+    most.min(max_drop.max(0.0))
 }
 
 /// Rotates `v` by `angle` radians (the same way as `Vec2::from_angle`).
@@ -169,12 +187,23 @@ mod tests {
     }
 
     #[test]
-    fn the_hips_drop_for_the_lowest_foot_only_and_never_rise() {
+    fn the_hips_drop_so_each_leg_keeps_its_animated_extension_and_never_rise() {
         let up = Vec2::new(0.0, -1.0);
-        let offsets = [Vec2::new(0.0, 12.0), Vec2::new(3.0, -8.0)];
-        assert_eq!(hips_drop(offsets, up, 40.0), 12.0);
-        assert_eq!(hips_drop(offsets, up, 5.0), 5.0);
-        assert_eq!(hips_drop([Vec2::new(0.0, -20.0)], up, 40.0), 0.0);
-        assert_eq!(hips_drop([Vec2::new(0.0, f32::NAN)], up, 40.0), 0.0);
+        let hip = Vec2::new(0.0, 0.0);
+        let animated = Vec2::new(10.0, 75.0);
+        // 12 px lower ground: 12 px of drop, exactly.
+        assert_approx_eq!(reach_drop(hip, animated, animated + Vec2::new(0.0, 12.0), up), 12.0, 1e-4);
+        // Higher ground: no drop.
+        assert_eq!(reach_drop(hip, animated, animated - Vec2::new(0.0, 12.0), up), 0.0);
+        // Farther to the side at the same height: a drop that keeps the distance.
+        let goal = animated + Vec2::new(3.0, 0.0);
+        let drop = reach_drop(hip, animated, goal, up);
+        assert_approx_eq!((goal - (hip - up * drop)).length(), animated.length(), 1e-3);
+        assert_eq!(reach_drop(hip, mirror(animated), mirror(goal), up), drop);
+        // Out of reach to the side: the closest drop.
+        assert_approx_eq!(reach_drop(hip, animated, Vec2::new(200.0, 40.0), up), 40.0, 1e-4);
+        assert_eq!(hips_drop([3.0, 12.0, f32::NAN], 40.0), 12.0);
+        assert_eq!(hips_drop([3.0, 12.0], 5.0), 5.0);
+        assert_eq!(hips_drop([], 5.0), 0.0);
     }
 }

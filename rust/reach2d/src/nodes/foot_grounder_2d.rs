@@ -11,7 +11,7 @@ use godot::classes::notify::CanvasItemNotification;
 use godot::classes::physics_server_2d::AreaParameter;
 use godot::classes::{Bone2D, INode2D, Node2D, PhysicsServer2D};
 use godot::prelude::*;
-use reach2d_core::ground::{GroundHit, GroundSettings, hips_drop, rotate, step_offset, step_value};
+use reach2d_core::ground::{GroundHit, GroundSettings, hips_drop, reach_drop, rotate, step_offset, step_value};
 use reach2d_core::{SpringCollider, Vec2, wrap_angle};
 
 use crate::checked;
@@ -48,8 +48,8 @@ const OWN_VALUE: f32 = 1e-5;
 ///
 /// [b]Feet and hips.[/b] [member first_foot] and [member second_foot] (optional: direct Bone2D children of each
 /// leg's tip bone) keep their animated angle to the world, turned by the ground's slope up to [member max_tilt]. The
-/// hips node (optional: a bone or node above both legs) is moved down along gravity by as much as the foot whose
-/// ground is lowest needs, up to [member max_hips_drop], as an offset to its own position: an animation that moves
+/// hips node (optional: a bone or node above both legs) is moved down along gravity by as much as the leg that
+/// needs it most, up to [member max_hips_drop], so every leg reaches its ground as extended as the animation had it, as an offset to its own position: an animation that moves
 /// the hips keeps working, and the offset is taken back when this node is disabled or leaves the tree. The feet's
 /// goals, the feet's turn and the hips move at most [member foot_speed], [member tilt_speed] and
 /// [member hips_speed] per second, so a foot whose ray crosses a stair's edge glides up or down instead of popping.
@@ -147,11 +147,12 @@ pub struct FootGrounder2D {
     #[var(set = set_max_hips_drop)]
     #[init(val = 30.0)]
     max_hips_drop: f32,
-    /// The most the hips' drop changes per second, in global pixels per second; 0 = no limit. A negative (or not
-    /// finite) value is an error and is ignored.
+    /// The most the hips' drop changes per second, in global pixels per second; 0 = no limit. Keep it at least
+    /// [member foot_speed], or a foot stepping down may briefly be out of reach while the hips follow. A negative
+    /// (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 5000.0, 1.0, or_greater, suffix = "px/s"))]
     #[var(set = set_hips_speed)]
-    #[init(val = 300.0)]
+    #[init(val = 600.0)]
     hips_speed: f32,
     feet: [Foot; 2],
     hips_offset: HipsOffset,
@@ -247,6 +248,8 @@ struct LegNow {
     end: Vec2,
     tip: glam::Affine2,
     offset: Vec2,
+    /// How far the hips must come down for this leg to reach its ground with its animated extension, px.
+    drop: f32,
     tilt: f32,
     grounded: bool,
 }
@@ -546,7 +549,7 @@ impl FootGrounder2D {
             let animated = leg.bind_mut().animated_limb();
             let queries = &mut self.queries;
             now[i] = counted(|| {
-                let (end, mut tip) = match animated {
+                let (root, end, mut tip) = match animated {
                     Ok(Some(animated)) => animated,
                     Ok(None) => return None,
                     Err(p) => {
@@ -554,7 +557,7 @@ impl FootGrounder2D {
                         return None;
                     }
                 };
-                let end = end - carried;
+                let (root, end) = (root - carried, end - carried);
                 tip.translation -= carried;
                 let ray = settings.ray(end);
                 let mut space = queries.get_or_insert_with(WorldQueries::new).in_space_of(&node, filter)?;
@@ -564,14 +567,15 @@ impl FootGrounder2D {
                 });
                 let offset = hit.map_or(Vec2::ZERO, |hit| settings.planted(end, hit) - end);
                 let tilt = hit.map_or(0.0, |hit| settings.tilt(hit));
-                Some(LegNow { leg, end, tip, offset, tilt, grounded: hit.is_some() })
+                let drop = reach_drop(root, end, end + offset, settings.up);
+                Some(LegNow { leg, end, tip, offset, drop, tilt, grounded: hit.is_some() })
             });
         }
 
         // The hips: as low as the lowest foot needs, at most max_hips_drop, moving at most hips_speed.
         if let Some(mut hips) = hips {
             counted(|| {
-                let wanted = hips_drop(now.iter().flatten().map(|n| n.offset), settings.up, self.max_hips_drop);
+                let wanted = hips_drop(now.iter().flatten().map(|n| n.drop), self.max_hips_drop);
                 let drop = step_value(self.hips_offset.drop, wanted, max_step(self.hips_speed, delta));
                 if let Err(p) = self.hips_offset.write(&mut hips, drop, -settings.up * drop) {
                     problem = Some(p);
@@ -584,7 +588,7 @@ impl FootGrounder2D {
         let foot_bones = [slot(&self.first_foot), slot(&self.second_foot)];
         let mut all_solved = problem.is_none();
         for (i, leg_now) in now.into_iter().enumerate() {
-            let Some(LegNow { mut leg, end, tip, offset, tilt, grounded }) = leg_now else { continue };
+            let Some(LegNow { mut leg, end, tip, offset, tilt, grounded, .. }) = leg_now else { continue };
             let foot = &mut self.feet[i];
             let goal = counted(|| {
                 let offset = foot.offset.map_or(offset, |last| step_offset(last, offset, foot_step));

@@ -221,14 +221,14 @@ impl TwoBoneIk2D {
     /// animation's, the scene's): the end effector, global px, and the tip bone's global transform in that pose.
     /// Reads the bones as a solve does (the same start, so the solve that follows sees the same pose). `None` while
     /// the leg is disabled.
-    pub(crate) fn animated_limb(&mut self) -> Result<Option<(Vec2, Affine2)>, Problem> {
+    pub(crate) fn animated_limb(&mut self) -> Result<Option<(Vec2, Vec2, Affine2)>, Problem> {
         if !self.enabled {
             return Ok(None);
         }
         frame::counted(|| self.read_animated_limb().map(Some))
     }
 
-    fn read_animated_limb(&mut self) -> Result<(Vec2, Affine2), Problem> {
+    fn read_animated_limb(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
         setup::ensure_chain(&mut self.state.bones, self.root_bone.as_ref(), self.tip_bone.as_ref(), Shape::Limb)?;
         let stretch = LimbStretch::new(self.stretch, self.compress);
         let bones = &mut self.state.bones;
@@ -244,7 +244,9 @@ impl TwoBoneIk2D {
             global *= Affine2::from_mat2_translation(Mat2::from_angle(rotation) * bone.basis, bone.position);
         }
         let end = global.transform_point2(pose.tip_offset);
-        if end.is_finite() && global.is_finite() { Ok((end, global)) } else { Err(Problem::PoseNotFinite) }
+        let root = pose.parent.transform_point2(pose.bones.first().map_or(Vec2::ZERO, |b| b.position));
+        let finite = root.is_finite() && end.is_finite() && global.is_finite();
+        if finite { Ok((root, end, global)) } else { Err(Problem::PoseNotFinite) }
     }
 
     /// `FootGrounder2D`: solves now toward `goal` (global px) instead of the target, advancing time by `delta`
