@@ -379,3 +379,29 @@ func test_grounding_allocates_nothing_per_frame() -> void:
 		advance(case)
 	var used: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
 	expect(used == 0, "60 grounded frames made %d heap allocations in the nodes' code" % used)
+
+
+## FootGrounder2D is not a chain, so it is not in lib/node_classes.gd; its numeric properties (read from ClassDB)
+## go through test_every_route.gd's routes here: `node.x = v`, `set("x", v)`, `set_x(v)` and `call("set_x", v)`.
+func test_every_property_by_every_route() -> void:
+	var routes: Node = load("res://test_every_route.gd").new()
+	var properties: Array = routes.own_properties("FootGrounder2D")
+	expect(properties.size() >= 10, "FootGrounder2D: %d numeric properties found" % properties.size())
+	var checked := 0
+	for property in properties:
+		var name: String = property["name"]
+		var bad: Array = routes.BAD_FLOATS
+		if property["type"] == TYPE_INT:
+			bad = [-1, 1 << 32, -2147483648] if property["hint"] == PROPERTY_HINT_LAYERS_2D_PHYSICS else [-1, 1000000, -2147483648]
+		for route in routes.ROUTES:
+			for value in bad:
+				var node: Node2D = ClassDB.instantiate("FootGrounder2D")
+				var before: Variant = node.get(name)
+				var errors := error_log.messages.size()
+				routes.assign(node, name, value, route)
+				expect(node.get(name) == before, "FootGrounder2D.%s by %s = %s: kept %s, got %s" % [name, route, value, before, node.get(name)])
+				expect(error_log.messages.size() - errors == 1, "FootGrounder2D.%s by %s = %s: one error, got %d" % [name, route, value, error_log.messages.size() - errors])
+				node.free()
+				checked += 1
+	routes.free()
+	print("FootGrounder2D, every route: %d cases" % checked)
