@@ -218,9 +218,9 @@ impl TwoBoneIk2D {
     }
 
     /// `FootGrounder2D`: the limb's animated pose, that is each bone's last rotation this node did not write (the
-    /// animation's, the scene's): the end effector, global px, and the tip bone's global transform in that pose.
-    /// Reads the bones as a solve does (the same start, so the solve that follows sees the same pose). `None` while
-    /// the leg is disabled.
+    /// animation's, the scene's): the root bone's origin and the end effector, global px, and the tip bone's global
+    /// transform in that pose. Reads the bones as a solve does (the same start, so the solve that follows sees the
+    /// same pose). `None` while the leg is disabled.
     pub(crate) fn animated_limb(&mut self) -> Result<Option<(Vec2, Vec2, Affine2)>, Problem> {
         if !self.enabled {
             return Ok(None);
