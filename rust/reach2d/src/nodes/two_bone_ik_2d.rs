@@ -36,6 +36,11 @@ crate::nodes::declare::node_class! {
     /// Only each bone's local [member Node2D.rotation] is written (and, with [member stretch] or [member compress]
     /// on, the tip bone's local [member Node2D.position]); angle limits set with [method set_angle_limits] (index 0 =
     /// upper, 1 = lower) clamp the written rotations.
+    ///
+    /// [b]Legs on uneven ground.[/b] A [FootGrounder2D] that names this node as a leg solves it at run time (this
+    /// node's own [member update_mode] then rests), toward the ground under the animated foot instead of
+    /// [member target]; such a leg needs no target (without one, and without the grounder's goal, it keeps its
+    /// pose).
     pub struct TwoBoneIk2D {
         target: "The node the limb reaches for: the end effector goes to its global position.",
         bones: limb {
