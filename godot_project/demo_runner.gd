@@ -15,7 +15,7 @@ const DONE_SENTINEL := "REACH2D_DONE"
 ## The scenes take about 60 s on a quiet machine; a loaded one (parallel builds) needs about twice that. Stays
 ## under xtask's 180 s per-process timeout.
 const WATCHDOG_SECONDS := 170.0
-const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "two_hands", "blend", "stress"]
+const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "two_hands", "stairs", "blend", "stress"]
 const CHECK_FRAMES := 300
 const WARMUP_FRAMES := 3
 const SCREENSHOT_FRAMES := 150
@@ -145,6 +145,9 @@ func _run_scene(scene_name: String) -> void:
 			mirror_worst = worst if worst is float else -1.0
 			if not (mirror_worst >= 0.0 and mirror_worst <= MIRROR_TOLERANCE_PX):
 				problems.append("the turned walker is not the mirror image of the unturned pose (worst joint %.5f px)" % mirror_worst)
+	if scene.has_method("demo_problems"):
+		for problem: String in scene.call("demo_problems"):
+			problems.append(problem)
 	var seen: Array[String] = []
 	for klass: String in classes:
 		seen.append(klass)
@@ -172,8 +175,6 @@ func _run_scene(scene_name: String) -> void:
 	print(line)
 	if px.count + rad.count == 0:
 		problems.append("no IK node was measured")
-	if scene.has_method("demo_problems"):
-		problems.append_array(scene.call("demo_problems"))
 	_result(scene_name, problems)
 	scene.queue_free()
 	await process_frame

@@ -40,7 +40,7 @@ pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, Problem> {
 /// The pole's global position: `None` when no pole is set, or why the set pole cannot be used (freed, outside the
 /// tree, not finite). A broken pole is a problem like a broken target: the node keeps its pose until it is fixed or
 /// cleared, rather than silently bending another way.
-fn pole_position(pole: Option<&Gd<Node2D>>) -> Result<Option<Vec2>, Problem> {
+pub fn pole_position(pole: Option<&Gd<Node2D>>) -> Result<Option<Vec2>, Problem> {
     let Some(pole) = pole else { return Ok(None) };
     if !pole.is_instance_valid() {
         return Err(Problem::PoleFreed);

@@ -106,6 +106,7 @@ mod angle;
 mod ccd;
 mod fabrik;
 mod geom;
+pub mod ground;
 mod limb;
 mod look_at;
 mod pole;

@@ -114,6 +114,7 @@ func _run() -> void:
 	expect(ik.get_setup_warning() == "", "the warning clears once the target is set (%s)" % ik.get_setup_warning())
 	await _test_bake_button(root, ik)
 	await _test_convert_button(root)
+	await _test_grounder(root, ik)
 	await _test_rig_roundtrip()
 	var shot := OS.get_environment("REACH2D_EDITOR_SCREENSHOT")
 	if shot != "":
@@ -277,6 +278,48 @@ func _test_rig_roundtrip() -> void:
 	expect("tip_bones = Array[NodePath]([NodePath(\"../Skeleton/spine/arm_a/hand_a\"), NodePath(\"../Skeleton/spine/arm_b/hand_b\")])" in text, "tip_bones saved as written")
 	expect("effector_weights = PackedFloat32Array(1, 2)" in text, "effector_weights saved as written")
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(RIG_COPY))
+
+
+## FootGrounder2D writes nothing in the editor: a grounded leg without a target keeps the authored pose (and warns of
+## no missing target), the hips keep their position over a floor the rays would hit, and advance() refuses.
+func _test_grounder(root: Node, ik: Node2D) -> void:
+	ik.editor_preview = false
+	for i in 3:
+		await get_tree().process_frame
+	var bones := bones_in(root)
+	var skeleton: Node2D = root.get_node("Skeleton")
+	var skeleton_at := skeleton.position
+	var leg: Node2D = ClassDB.instantiate("TwoBoneIk2D")
+	leg.root_bone = bones[0]
+	leg.tip_bone = bones[1]
+	root.add_child(leg)
+	var floor := StaticBody2D.new()
+	floor.position = Vector2(400, 700)
+	var shape := CollisionShape2D.new()
+	var rect := RectangleShape2D.new()
+	rect.size = Vector2(2000, 100)
+	shape.shape = rect
+	floor.add_child(shape)
+	root.add_child(floor)
+	var grounder: Node2D = ClassDB.instantiate("FootGrounder2D")
+	grounder.position = Vector2(400, 500)
+	grounder.first_leg = leg
+	grounder.hips = skeleton
+	root.add_child(grounder)
+	for i in 10:
+		await get_tree().process_frame
+	for i in 3:
+		expect(absf(bones[i].rotation - AUTHORED[i]) < 1e-5, "grounder in the editor: bone_%d keeps its authored rotation (%s)" % [i, bones[i].rotation])
+	expect(skeleton.position == skeleton_at, "grounder in the editor: the hips keep their position (%s)" % skeleton.position)
+	expect(leg.get_setup_warning() == "", "a grounded leg needs no target: no warning (%s)" % leg.get_setup_warning())
+	expect(not grounder.advance(1.0 / 60.0), "advance() does nothing in the editor")
+	expect(skeleton.position == skeleton_at, "advance() in the editor leaves the hips alone")
+	grounder.free()
+	floor.free()
+	leg.free()
+	ik.editor_preview = true
+	for i in 3:
+		await get_tree().process_frame
 
 
 func expect_true(condition: bool, message: String) -> bool:

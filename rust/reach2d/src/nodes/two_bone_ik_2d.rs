@@ -1,10 +1,11 @@
 //! `TwoBoneIk2D`: the analytic two-bone solver (law of cosines) for arms and legs; the knee bends the artist's
 //! way, the flipped way, or toward a pole.
 
+use glam::{Affine2, Mat2};
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::{BendSide, LimbAim, LimbStretch, solve_limb};
+use reach2d_core::{BendSide, LimbAim, LimbStretch, Vec2, solve_limb};
 
 use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
 use crate::io::bones::{self, Motion, Start, TipEnd};
@@ -35,6 +36,11 @@ crate::nodes::declare::node_class! {
     /// Only each bone's local [member Node2D.rotation] is written (and, with [member stretch] or [member compress]
     /// on, the tip bone's local [member Node2D.position]); angle limits set with [method set_angle_limits] (index 0 =
     /// upper, 1 = lower) clamp the written rotations.
+    ///
+    /// [b]Legs on uneven ground.[/b] A [FootGrounder2D] that names this node as a leg solves it at run time (this
+    /// node's own [member update_mode] then rests), toward the ground under the animated foot instead of
+    /// [member target]; such a leg needs no target (without one, and without the grounder's goal, it keeps its
+    /// pose).
     pub struct TwoBoneIk2D {
         target: "The node the limb reaches for: the end effector goes to its global position.",
         bones: limb {
@@ -59,6 +65,8 @@ crate::nodes::declare::node_class! {
             /// The rotations this node wrote last: a read pose equal to them is the node's own result, not the
             /// artist's.
             own_rotations: Option<[f32; 2]>,
+            /// What a `FootGrounder2D` asks of this leg (nothing unless one names it as a leg).
+            ground: Grounding,
         }
         settings {
             /// Straighten the limb smoothly instead of snapping straight as the target crosses its reach, like
@@ -124,10 +132,14 @@ impl INode2D for TwoBoneIk2D {
         frame::ready(self, RUNTIME_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Process, delta);
+        if !self.ground.driven {
+            frame::tick(self, Tick::Process, delta);
+        }
     }
     fn physics_process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Physics, delta);
+        if !self.ground.driven {
+            frame::tick(self, Tick::Physics, delta);
+        }
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
         frame::notification(self, what);
@@ -159,7 +171,10 @@ impl IkNode for TwoBoneIk2D {
     }
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
-        let Setup { goal, pole } = self.check()?;
+        let Some(Setup { goal, pole }) = self.check()? else {
+            // A grounded leg without a target and no ground goal (the editor, a disabled grounder) keeps its pose.
+            return Ok(Solved { error: 0.0, iterations: 0 });
+        };
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
         let tip = setup::tip_direction(self.target.as_ref(), self.match_target_rotation, self.target_rotation_weight);
         let stretch = LimbStretch::new(self.stretch, self.compress);
@@ -188,11 +203,69 @@ impl IkNode for TwoBoneIk2D {
 }
 
 impl TwoBoneIk2D {
-    /// The target, the pole and the two bones, checked in that order without touching a bone.
-    fn check(&mut self) -> Result<Setup, Problem> {
-        let setup = setup::target_and_pole(self.target.as_ref(), self.pole.as_ref())?;
+    /// The target (or the ground goal a grounder set), the pole and the two bones, checked in that order without
+    /// touching a bone. `None`: a grounded leg with no target and no ground goal, which keeps its pose.
+    fn check(&mut self) -> Result<Option<Setup>, Problem> {
+        let setup = match self.ground.goal {
+            Some(goal) => Some(Setup { goal, pole: setup::pole_position(self.pole.as_ref())? }),
+            None if self.ground.attached && self.target.is_none() => None,
+            None => Some(setup::target_and_pole(self.target.as_ref(), self.pole.as_ref())?),
+        };
         setup::ensure_chain(&mut self.state.bones, self.root_bone.as_ref(), self.tip_bone.as_ref(), Shape::Limb)?;
         Ok(setup)
+    }
+
+    /// `FootGrounder2D`: a grounder names this leg (`attached`) and, at run time, solves it itself (`driven`: the
+    /// leg's own update mode then does nothing, so it never solves twice in a frame).
+    pub(crate) fn set_grounding(&mut self, attached: bool, driven: bool) {
+        self.ground.attached = attached;
+        self.ground.driven = driven;
+    }
+
+    /// `FootGrounder2D`: the limb's animated pose, that is each bone's last rotation this node did not write (the
+    /// animation's, the scene's): the root bone's origin and the end effector, global px, and the tip bone's global
+    /// transform in that pose. Reads the bones as a solve does (the same start, so the solve that follows sees the
+    /// same pose). `None` while the leg is disabled.
+    pub(crate) fn animated_limb(&mut self) -> Result<Option<(Vec2, Vec2, Affine2)>, Problem> {
+        if !self.enabled {
+            return Ok(None);
+        }
+        frame::counted(|| self.read_animated_limb().map(Some))
+    }
+
+    fn read_animated_limb(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
+        setup::ensure_chain(&mut self.state.bones, self.root_bone.as_ref(), self.tip_bone.as_ref(), Shape::Limb)?;
+        let stretch = LimbStretch::new(self.stretch, self.compress);
+        let bones = &mut self.state.bones;
+        let authored = bones::authored_tip_position(bones, stretch.is_some());
+        bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(self.solve_from_rest, self.weight), |poses| {
+            if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
+                tip.position = position;
+            }
+        })?;
+        let pose = bones.pose.pose();
+        let mut global = pose.parent;
+        for (bone, &rotation) in pose.bones.iter().zip(bones.memory.unwritten()) {
+            global *= Affine2::from_mat2_translation(Mat2::from_angle(rotation) * bone.basis, bone.position);
+        }
+        let end = global.transform_point2(pose.tip_offset);
+        let root = pose.parent.transform_point2(pose.bones.first().map_or(Vec2::ZERO, |b| b.position));
+        let finite = root.is_finite() && end.is_finite() && global.is_finite();
+        if finite { Ok((root, end, global)) } else { Err(Problem::PoseNotFinite) }
+    }
+
+    /// `FootGrounder2D`: solves now toward `goal` (global px) instead of the target, advancing time by `delta`
+    /// seconds, reported like `solve()`. Returns `true` when the bones were written.
+    pub(crate) fn solve_toward(&mut self, goal: Vec2, delta: f64) -> bool {
+        self.ground.goal = Some(goal);
+        let solved = frame::solve_for(self, delta);
+        self.ground.goal = None;
+        solved
+    }
+
+    /// The tip bone of the resolved limb (`None` before it is resolved).
+    pub(crate) fn resolved_tip(&self) -> Option<&Gd<Bone2D>> {
+        self.state.bones.chain.bones().get(1)
     }
 
     /// Puts the tip bone's authored position back at once when stretch and compress are both off.
@@ -201,4 +274,15 @@ impl TwoBoneIk2D {
             bones::restore_tip_position(&mut self.state.bones);
         }
     }
+}
+
+/// What a `FootGrounder2D` asks of a leg.
+#[derive(Default)]
+pub struct Grounding {
+    /// A grounder names this leg: without a target the leg keeps its pose unless the grounder gives it a goal.
+    attached: bool,
+    /// At run time the grounder solves this leg itself; the leg's own update mode does nothing.
+    driven: bool,
+    /// The goal of the solve the grounder runs now (global px), instead of the target's position.
+    goal: Option<Vec2>,
 }

@@ -1,0 +1,209 @@
+//! Feet on uneven ground: where a foot that an animation placed on a flat ground line goes when the real ground
+//! differs, how far it turns to the ground's slope, and how much the hips drop so the lower foot still reaches.
+//!
+//! All of it is plane geometry on global vectors (`up`, the ground's normal, offsets), with no handedness anywhere:
+//! a reflected input gives exactly the reflected output. The caller casts the ray ([`FootRay`]) in its world.
+
+use crate::angle::signed_angle;
+use glam::Vec2;
+
+/// One foot's ground settings, in global pixels and radians.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroundSettings {
+    /// Unit vector pointing away from gravity.
+    pub up: Vec2,
+    /// A point on the animation's ground line (the line through it perpendicular to `up`): where the animation's
+    /// feet stand. A foot above it by more than `foot_height` is lifted (a swing) and stays lifted by as much.
+    pub ground_line: Vec2,
+    /// The end effector's (ankle's) height above the sole, px, along the ground's normal.
+    pub foot_height: f32,
+    /// How far above the ground line the ray starts (the highest step a foot climbs), px.
+    pub ray_above: f32,
+    /// How far below the ground line the ray ends (the deepest step a foot goes down), px.
+    pub ray_below: f32,
+    /// The most the foot turns to the ground's slope, radians, in `[0, PI/2]`.
+    pub max_tilt: f32,
+}
+
+/// The ray a foot casts, global: from above the foot's sole to below it, along `-up`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FootRay {
+    /// Start, above the ground line.
+    pub from: Vec2,
+    /// End, below the ground line.
+    pub to: Vec2,
+}
+
+/// What a foot's ray found: the contact point and the surface's unit normal, global.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroundHit {
+    /// Where the ray met the surface.
+    pub point: Vec2,
+    /// The surface's unit normal there.
+    pub normal: Vec2,
+}
+
+impl GroundSettings {
+    /// How far the animated end effector `animated` is lifted above where it stands on the ground line, px (0 for a
+    /// planted or sunk foot).
+    #[must_use]
+    pub fn lift(&self, animated: Vec2) -> f32 {
+        ((animated - self.ground_line).dot(self.up) - self.foot_height).max(0.0)
+    }
+
+    /// The ray for a foot whose animated end effector is at `animated`: through the point of the ground line under
+    /// it, from `ray_above` over that line to `ray_below` under it.
+    #[must_use]
+    pub fn ray(&self, animated: Vec2) -> FootRay {
+        let sole = animated - self.up * (animated - self.ground_line).dot(self.up);
+        FootRay { from: sole + self.up * self.ray_above, to: sole - self.up * self.ray_below }
+    }
+
+    /// Where the end effector goes on `hit`: `foot_height` off the surface along its normal, plus the animation's
+    /// lift along `up` (a swinging foot keeps its swing over the real ground).
+    #[must_use]
+    pub fn planted(&self, animated: Vec2, hit: GroundHit) -> Vec2 {
+        hit.point + hit.normal * self.foot_height + self.up * self.lift(animated)
+    }
+
+    /// The foot's tilt on `hit`: the signed angle from `up` to the surface normal, held within `±max_tilt` (0 for a
+    /// normal that is not a direction).
+    #[must_use]
+    pub fn tilt(&self, hit: GroundHit) -> f32 {
+        let angle = signed_angle(self.up, hit.normal);
+        if angle.is_finite() { angle.clamp(-self.max_tilt, self.max_tilt) } else { 0.0 }
+    }
+}
+
+/// `current` moved toward `wanted` by at most `max_step` (any direction, so reflection-equivariant);
+/// `f32::INFINITY` (or a non-finite `current`) jumps to `wanted`.
+#[must_use]
+pub fn step_offset(current: Vec2, wanted: Vec2, max_step: f32) -> Vec2 {
+    if !current.is_finite() || max_step == f32::INFINITY {
+        return wanted;
+    }
+    current + (wanted - current).clamp_length_max(max_step.max(0.0))
+}
+
+/// `current` moved toward `wanted` by at most `max_step` (a plain number: px of hips drop, radians of tilt).
+#[must_use]
+pub fn step_value(current: f32, wanted: f32, max_step: f32) -> f32 {
+    if !current.is_finite() || max_step == f32::INFINITY {
+        return wanted;
+    }
+    let step = max_step.max(0.0);
+    current + (wanted - current).clamp(-step, step)
+}
+
+/// How far (px, at least 0) a leg's root `hip` must come down along `-up` so that `goal` is no farther from it than
+/// the animated end effector `animated` is: the leg keeps its animated extension, so a leg the animation nearly
+/// straightened still reaches a lower or farther ground. When no drop brings the goal that close (it lies too far
+/// to the side), the drop that brings it closest.
+#[must_use]
+pub fn reach_drop(hip: Vec2, animated: Vec2, goal: Vec2, up: Vec2) -> f32 {
+    let reach_sq = (animated - hip).length_squared();
+    let to_goal = goal - hip;
+    // |to_goal + up * h|^2 = h^2 + 2 b h + |to_goal|^2 must come down to reach^2.
+    let b = to_goal.dot(up);
+    let excess = to_goal.length_squared() - reach_sq;
+    if excess.is_nan() || excess <= 0.0 {
+        return 0.0;
+    }
+    let discriminant = b * b - excess;
+    let drop = if discriminant >= 0.0 { -b - discriminant.sqrt() } else { -b };
+    if drop.is_finite() { drop.max(0.0) } else { 0.0 }
+}
+
+/// The hips' drop (px, in `[0, max_drop]`): the most any leg needs (see [`reach_drop`]).
+#[must_use]
+pub fn hips_drop(needs: impl IntoIterator<Item = f32>, max_drop: f32) -> f32 {
+    let most = needs.into_iter().filter(|n| n.is_finite()).fold(0.0_f32, f32::max);
+    most.min(max_drop.max(0.0))
+}
+
+/// Rotates `v` by `angle` radians (the same way as `Vec2::from_angle`).
+#[must_use]
+pub fn rotate(v: Vec2, angle: f32) -> Vec2 {
+    Vec2::from_angle(angle).rotate(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::assert_approx_eq;
+
+    fn settings() -> GroundSettings {
+        GroundSettings {
+            up: Vec2::new(0.0, -1.0),
+            ground_line: Vec2::new(0.0, 100.0),
+            foot_height: 6.0,
+            ray_above: 30.0,
+            ray_below: 50.0,
+            max_tilt: 0.4,
+        }
+    }
+
+    fn mirror(v: Vec2) -> Vec2 {
+        Vec2::new(-v.x, v.y)
+    }
+
+    #[test]
+    fn a_planted_foot_goes_to_the_ground_plus_its_height_and_a_swing_keeps_its_lift() {
+        let s = settings();
+        let hit = GroundHit { point: Vec2::new(10.0, 120.0), normal: Vec2::new(0.0, -1.0) };
+        assert_eq!(s.planted(Vec2::new(10.0, 94.0), hit), Vec2::new(10.0, 114.0));
+        // 10 px above its stance: 10 px above the real ground's stance.
+        assert_eq!(s.planted(Vec2::new(10.0, 84.0), hit), Vec2::new(10.0, 104.0));
+        // A sunk foot is not lifted.
+        assert_eq!(s.lift(Vec2::new(10.0, 99.0)), 0.0);
+        let ray = s.ray(Vec2::new(10.0, 84.0));
+        assert_eq!(ray, FootRay { from: Vec2::new(10.0, 70.0), to: Vec2::new(10.0, 150.0) });
+    }
+
+    #[test]
+    fn tilt_is_held_within_the_limit_and_mirrors() {
+        let s = settings();
+        let steep = GroundHit { point: Vec2::ZERO, normal: Vec2::new(0.6, -0.8) };
+        let gentle = GroundHit { point: Vec2::ZERO, normal: Vec2::from_angle(-1.4) };
+        assert_approx_eq!(s.tilt(steep), 0.4, 1e-6);
+        assert_approx_eq!(s.tilt(gentle), signed_angle(s.up, gentle.normal), 1e-6);
+        let mirrored = GroundHit { point: Vec2::ZERO, normal: mirror(steep.normal) };
+        assert_eq!(s.tilt(mirrored), -s.tilt(steep));
+        let zero = GroundHit { point: Vec2::ZERO, normal: Vec2::ZERO };
+        assert_eq!(s.tilt(zero), 0.0);
+    }
+
+    #[test]
+    fn steps_never_exceed_the_limit() {
+        let to = Vec2::new(30.0, -40.0);
+        assert_approx_eq!(step_offset(Vec2::ZERO, to, 5.0).length(), 5.0, 1e-5);
+        assert_eq!(step_offset(Vec2::ZERO, to, f32::INFINITY), to);
+        assert_eq!(step_offset(Vec2::NAN, to, 1.0), to);
+        assert_eq!(step_offset(Vec2::ONE, to, -1.0), Vec2::ONE);
+        assert_eq!(mirror(step_offset(Vec2::ZERO, to, 5.0)), step_offset(Vec2::ZERO, mirror(to), 5.0));
+        assert_eq!(step_value(0.0, 3.0, 1.0), 1.0);
+        assert_eq!(step_value(0.0, -3.0, 1.0), -1.0);
+        assert_eq!(step_value(0.0, 0.5, 1.0), 0.5);
+    }
+
+    #[test]
+    fn the_hips_drop_so_each_leg_keeps_its_animated_extension_and_never_rise() {
+        let up = Vec2::new(0.0, -1.0);
+        let hip = Vec2::new(0.0, 0.0);
+        let animated = Vec2::new(10.0, 75.0);
+        // 12 px lower ground: 12 px of drop, exactly.
+        assert_approx_eq!(reach_drop(hip, animated, animated + Vec2::new(0.0, 12.0), up), 12.0, 1e-4);
+        // Higher ground: no drop.
+        assert_eq!(reach_drop(hip, animated, animated - Vec2::new(0.0, 12.0), up), 0.0);
+        // Farther to the side at the same height: a drop that keeps the distance.
+        let goal = animated + Vec2::new(3.0, 0.0);
+        let drop = reach_drop(hip, animated, goal, up);
+        assert_approx_eq!((goal - (hip - up * drop)).length(), animated.length(), 1e-3);
+        assert_eq!(reach_drop(hip, mirror(animated), mirror(goal), up), drop);
+        // Out of reach to the side: the closest drop.
+        assert_approx_eq!(reach_drop(hip, animated, Vec2::new(200.0, 40.0), up), 40.0, 1e-4);
+        assert_eq!(hips_drop([3.0, 12.0, f32::NAN], 40.0), 12.0);
+        assert_eq!(hips_drop([3.0, 12.0], 5.0), 5.0);
+        assert_eq!(hips_drop([], 5.0), 0.0);
+    }
+}

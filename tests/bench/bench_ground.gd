@@ -1,0 +1,148 @@
+extends SceneTree
+## FootGrounder2D's cost (issue 24): K characters (half mirrored with scale.x = -1), each with two TwoBoneIk2D legs,
+## foot bones and a hips bone, walking over a floor of slopes and steps. In one process, taking turns in blocks:
+##   grounded  FootGrounder2D.advance(): two rays, the hips' offset, both legs solved toward the ground, feet turned;
+##   plain     the same two legs solved toward fixed targets (TwoBoneIk2D.solve() twice): the legs alone.
+## Reports the median time per character per frame of each, their spread over blocks, the ratio of each block's
+## pair (same process, neighbouring in time, so a busy machine slows both), and
+## the heap allocations the grounded frames made (the nodes' own code and all of the extension's Rust code). Needs
+## the release build with the `bench` feature (`cargo build -p reach2d --release --features bench`, placed in
+## addons/reach2d/bin as `cargo xtask bench` does); `-- --quick` runs a few characters.
+
+const Rig := preload("res://lib/rig.gd")
+const DT := 1.0 / 60.0
+
+var big := 400
+var blocks := 15
+var frames_per_block := 4
+
+
+func _initialize() -> void:
+	if "--quick" in OS.get_cmdline_user_args():
+		big = 8
+		blocks = 2
+		frames_per_block = 2
+	create_timer(600.0).timeout.connect(func(): printerr("bench: watchdog"); quit(3))
+	_run.call_deferred()
+
+
+func make_character(k: int, grounded: bool) -> Dictionary:
+	var character := Node2D.new()
+	var row := k / 40
+	character.position = Vector2(60 + (k % 40) * 50.0, 100 + row * 200.0)
+	if k % 2 == 1:
+		character.scale = Vector2(-1, 1)
+	root.add_child(character)
+	var skeleton := Skeleton2D.new()
+	character.add_child(skeleton)
+	var hips := Rig.bone(skeleton, "Hips", Vector2.ZERO, 10.0, -PI / 2)
+	var legs: Array[Node2D] = []
+	var feet: Array[Bone2D] = []
+	for i in 2:
+		var thigh := Rig.bone(hips, "Thigh%d" % i, Vector2.ZERO, 40.0, PI / 2, [-0.5, 0.1][i])
+		var shin := Rig.bone(thigh, "Shin%d" % i, Vector2(0, 40), 40.0, PI / 2, 0.4)
+		feet.append(Rig.bone(shin, "Foot%d" % i, Vector2(0, 40), 12.0, 0.0, -0.2))
+		var leg: Node2D = ClassDB.instantiate("TwoBoneIk2D")
+		leg.update_mode = 2
+		leg.root_bone = thigh
+		leg.tip_bone = shin
+		if not grounded:
+			leg.target = Rig.target(character, "Target%d" % i, Rig.bone_end(shin) + Vector2(0, 4))
+		root.add_child(leg)
+		legs.append(leg)
+	var grounder: Node2D = null
+	if grounded:
+		grounder = ClassDB.instantiate("FootGrounder2D")
+		grounder.update_mode = 2
+		grounder.position = Vector2(0, 40.0 * (cos(0.5) + cos(0.1)) + 4.0)
+		character.add_child(grounder)
+		grounder.first_leg = legs[0]
+		grounder.second_leg = legs[1]
+		grounder.first_foot = feet[0]
+		grounder.second_foot = feet[1]
+		grounder.hips = hips
+		grounder.foot_height = 4.0
+	return {"character": character, "legs": legs, "grounder": grounder}
+
+
+## A floor of slopes and steps under each row of characters.
+func make_floor(rows: int) -> void:
+	var body := StaticBody2D.new()
+	for row in rows:
+		var top := 100 + row * 200.0 + 80.0
+		var points := PackedVector2Array()
+		for i in 60:
+			var x := i * 40.0
+			points.append(Vector2(x, top + (12.0 if i % 3 == 0 else 0.0) + 6.0 * sin(i * 0.7)))
+			points.append(Vector2(x + 40.0, top + (12.0 if i % 3 == 0 else 0.0) + 6.0 * sin(i * 0.7 + 0.7)))
+		points.append(Vector2(2400, top + 60))
+		points.append(Vector2(0, top + 60))
+		var unique := PackedVector2Array()
+		for p in points:
+			if unique.is_empty() or not unique[-1].is_equal_approx(p):
+				unique.append(p)
+		points = unique
+		var shape := CollisionPolygon2D.new()
+		shape.polygon = points
+		body.add_child(shape)
+	root.add_child(body)
+
+
+func _run() -> void:
+	var rows := (big + 39) / 40
+	make_floor(rows)
+	var grounded: Array[Dictionary] = []
+	var plain: Array[Dictionary] = []
+	for k in big:
+		grounded.append(make_character(k, true))
+		plain.append(make_character(k, false))
+	for i in 3:
+		await physics_frame
+	var times := {"grounded": [], "plain": []}
+	var frame := 0
+	var allocations := {"grounded": [0, 0], "plain": [0, 0]}
+	var grounded_frames := 0
+	var warm := true
+	for block in blocks + 1:
+		for method in ["grounded", "plain"]:
+			var set: Array[Dictionary] = grounded if method == "grounded" else plain
+			var nodes_before: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
+			var rust_before: int = ClassDB.class_call_static("Reach2DDebug", "rust_heap_allocations")
+			var start := Time.get_ticks_usec()
+			for f in frames_per_block:
+				var dx := 0.5 * sin((frame + f) * 0.05)
+				for c in set:
+					c["character"].position.x += dx
+					if method == "grounded":
+						c["grounder"].advance(DT)
+					else:
+						c["legs"][0].solve()
+						c["legs"][1].solve()
+			var usec := Time.get_ticks_usec() - start
+			if block > 0:
+				allocations[method][0] += ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - nodes_before
+				allocations[method][1] += ClassDB.class_call_static("Reach2DDebug", "rust_heap_allocations") - rust_before
+				if method == "grounded":
+					grounded_frames += frames_per_block
+				times[method].append(usec / float(frames_per_block * set.size()))
+		frame += frames_per_block
+	var g := median(times["grounded"])
+	var p := median(times["plain"])
+	print("# FootGrounder2D, %d characters (half mirrored), %d blocks of %d frames, %s" % [big, blocks, frames_per_block, Engine.get_version_info()["string"]])
+	print("| per character per frame | median us | spread (min-max of blocks) us |")
+	print("|---|---|---|")
+	print("| grounded: FootGrounder2D.advance() (2 rays, hips, 2 legs, 2 feet) | %.2f | %.2f-%.2f |" % [g, times["grounded"].min(), times["grounded"].max()])
+	print("| plain: the two legs' solve() toward targets | %.2f | %.2f-%.2f |" % [p, times["plain"].min(), times["plain"].max()])
+	var ratios := []
+	for i in times["grounded"].size():
+		ratios.append(times["grounded"][i] / times["plain"][i])
+	print("| ratio grounded / plain, block by block (same process) | %.2fx | %.2f-%.2fx |" % [median(ratios), ratios.min(), ratios.max()])
+	for method in ["grounded", "plain"]:
+		print("| heap allocations, %s, over %d frames x %d characters (after the first block): nodes' code / all Rust code | %d / %d | |" % [method, grounded_frames, big, allocations[method][0], allocations[method][1]])
+	quit(0)
+
+
+func median(values: Array) -> float:
+	var sorted := values.duplicate()
+	sorted.sort()
+	return sorted[sorted.size() / 2] if not sorted.is_empty() else NAN
