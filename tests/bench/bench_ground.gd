@@ -139,6 +139,7 @@ func _run() -> void:
 	print("| ratio grounded / plain, block by block (same process) | %.2fx | %.2f-%.2fx |" % [median(ratios), ratios.min(), ratios.max()])
 	for method in ["grounded", "plain"]:
 		print("| heap allocations, %s, over %d frames x %d characters (after the first block): nodes' code / all Rust code | %d / %d | |" % [method, grounded_frames, big, allocations[method][0], allocations[method][1]])
+	print("REACH2D_DONE")
 	quit(0)
 
 

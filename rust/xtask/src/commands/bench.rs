@@ -12,9 +12,9 @@ use crate::toolchain::cross::built_library;
 use crate::toolchain::godot::Godot;
 use std::time::Duration;
 
-/// The scripts `bench` runs, in order: the realistic (game-like) workload, the fixed-iteration easy case, then the
-/// multi-effector rig against stacked chains.
-const FULL: [&str; 3] = ["bench_game.gd", "bench_nodes.gd", "bench_rig.gd"];
+/// The scripts `bench` runs, in order: the realistic (game-like) workload, the fixed-iteration easy case, the
+/// multi-effector rig against stacked chains, then grounded feet against the plain legs.
+const FULL: [&str; 4] = ["bench_game.gd", "bench_nodes.gd", "bench_rig.gd", "bench_ground.gd"];
 
 /// Runs the benchmarks; with `quick`, only the realistic workload with a few chains (a check that it runs, not a
 /// measurement). Fails when a script fails: no success sentinel, an error in the log, or a non-zero exit.
