@@ -6,5 +6,6 @@ pub mod declare_class;
 pub mod ccd_chain_2d;
 pub mod fabrik_chain_2d;
 pub mod look_at_2d;
+pub mod reach2d;
 pub mod spring_chain_2d;
 pub mod two_bone_ik_2d;
