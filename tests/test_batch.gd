@@ -299,6 +299,13 @@ func test_solve_all_skips_what_is_not_a_node_with_one_error() -> void:
 	Reach2D.solve_all([ik])
 	Reach2D.solve_all([other])
 	expect(error_log.count("solve_all") == 1, "reported again after a good call (%s)" % [error_log.take()])
+	# A node freed after a call, in the same place: skipped, never used through the remembered handle.
+	var doomed := make_ik("CcdChain2D", make_rig(true, Vector2(600, 300)), make_target(Vector2(540, 350)))
+	expect(Reach2D.solve_all([ik, doomed]) == 2, "both solve")
+	doomed.free()
+	error_log.take()
+	expect(Reach2D.solve_all([ik, doomed]) == 1, "the freed one is skipped")
+	expect(error_log.count("solve_all") == 1, "with one error (%s)" % [error_log.take()])
 	expect(error_log.take_panics().is_empty(), "no panic")
 
 

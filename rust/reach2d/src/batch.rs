@@ -110,7 +110,7 @@ pub enum Run {
 /// A node the batch path can run: implemented for every IK node class's `Gd`.
 pub trait Member {
     /// The node, for tree order.
-    fn node(&self) -> Gd<Node>;
+    fn node(&self) -> Option<Gd<Node>>;
     /// `true` when the engine would process the node now (pause, `process_mode`).
     fn can_process(&self) -> bool;
     /// `true` while the node is alive (an object-database lookup, no engine call).
@@ -123,8 +123,8 @@ impl<T> Member for Gd<T>
 where
     T: IkNode + Inherits<Node>,
 {
-    fn node(&self) -> Gd<Node> {
-        self.clone().upcast()
+    fn node(&self) -> Option<Gd<Node>> {
+        Some(self.clone().upcast())
     }
 
     fn is_alive(&self) -> bool {
@@ -173,7 +173,7 @@ where
 }
 
 impl Member for Box<dyn Member> {
-    fn node(&self) -> Gd<Node> {
+    fn node(&self) -> Option<Gd<Node>> {
         (**self).node()
     }
     fn is_alive(&self) -> bool {
@@ -339,8 +339,7 @@ fn set_live(live: bool) {
         let Ok(mut queue) = queue.try_borrow_mut() else { return };
         queue.live = live;
         for member in &queue.members {
-            if member.is_alive() {
-                let mut node = member.node();
+            if let Some(mut node) = member.node().filter(|_| member.is_alive()) {
                 node.set_process(!live);
                 node.set_physics_process(!live);
             }
@@ -378,12 +377,20 @@ fn sort_in_tree_order(members: &mut [Box<dyn Member>], memos: &mut [Memo], ids: 
     // so this is close to one comparison per member.
     for i in 1..members.len() {
         let mut j = i;
-        while j > 0 && members[j - 1].node().is_greater_than(&members[j].node()) {
+        while j > 0 && is_after(&*members[j - 1], &*members[j]) {
             members.swap(j - 1, j);
             memos.swap(j - 1, j);
             ids.swap(j - 1, j);
             j -= 1;
         }
+    }
+}
+
+/// `true` when `a`'s node comes after `b`'s in the tree.
+fn is_after(a: &dyn Member, b: &dyn Member) -> bool {
+    match (a.node(), b.node()) {
+        (Some(a), Some(b)) => a.is_greater_than(&b),
+        _ => false,
     }
 }
 

@@ -3,6 +3,7 @@
 use std::cell::{Cell, RefCell};
 
 use godot::classes::Object;
+use godot::obj::InstanceId;
 use godot::prelude::*;
 
 use crate::batch::{Member, Memo, Run, run_node, run_pipelined};
@@ -33,33 +34,41 @@ impl Reach2D {
     pub fn solve_all(nodes: VarArray) -> i64 {
         SCRATCH.with(|scratch| {
             let Ok(mut scratch) = scratch.try_borrow_mut() else { return 0 };
-            let Scratch { members, memos } = &mut *scratch;
-            members.clear();
+            let Scratch { members, ids, memos } = &mut *scratch;
+            let count = nodes.len();
+            if members.len() < count {
+                members.resize_with(count, || None);
+                ids.resize(count, None);
+                memos.resize(count, Memo::default());
+            }
             let mut refused = None;
             for (index, element) in nodes.iter_shared().enumerate() {
-                match AnyNode::from_variant(&element) {
-                    Some(node) => members.push(node),
-                    None => refused = refused.or(Some(index)),
+                // The same node in the same place as last time (ids are never reused): its typed handle is reused,
+                // without asking the engine for its class again.
+                let object = element.try_to::<Gd<Object>>().ok();
+                let id = object.as_ref().map(Gd::instance_id_unchecked);
+                if id.is_none() || ids[index] != id {
+                    members[index] = object.and_then(AnyNode::from_object);
+                    ids[index] = id;
+                }
+                if members[index].is_none() {
+                    refused = refused.or(Some(index));
                 }
             }
-            if memos.len() < members.len() {
-                memos.resize(members.len(), Memo::default());
-            }
             // Each node's solve counts its own heap allocations; the conversions and bindings are godot-rust's.
-            let written = run_pipelined(members, memos, Run::Solve, |_, _| true);
-            // The handles are not kept between calls (the nodes may be freed); the memos are.
-            members.clear();
+            let written = run_pipelined(&mut members[..count], &mut memos[..count], Run::Solve, |_, _| true);
             report_refused(refused);
             written as i64
         })
     }
 }
 
-/// The buffers `solve_all` reuses from call to call: the nodes of this call, and what each place in the array
-/// touched last time.
+/// What `solve_all` keeps from call to call, per place in the array: the node there last time (typed), its id,
+/// and what it touched. A handle is used only when the element in its place is that same live object.
 #[derive(Default)]
 struct Scratch {
-    members: Vec<AnyNode>,
+    members: Vec<Option<AnyNode>>,
+    ids: Vec<Option<InstanceId>>,
     memos: Vec<Memo>,
 }
 
@@ -93,9 +102,8 @@ enum AnyNode {
 }
 
 impl AnyNode {
-    /// The node in `value`, or `None` for anything else (null, freed, another class).
-    fn from_variant(value: &Variant) -> Option<Self> {
-        let object = value.try_to::<Gd<Object>>().ok()?;
+    /// The node `object` is, or `None` for another class.
+    fn from_object(object: Gd<Object>) -> Option<Self> {
         let object = match object.try_cast::<FabrikChain2D>() {
             Ok(node) => return Some(Self::Fabrik(node)),
             Err(object) => object,
@@ -117,7 +125,7 @@ impl AnyNode {
 }
 
 impl Member for AnyNode {
-    fn node(&self) -> Gd<godot::classes::Node> {
+    fn node(&self) -> Option<Gd<godot::classes::Node>> {
         match self {
             Self::Fabrik(node) => node.node(),
             Self::Ccd(node) => node.node(),
@@ -157,5 +165,23 @@ impl Member for AnyNode {
             Self::Spring(node) if run == Run::Solve => run_node(node, memo, SpringChain2D::solve),
             Self::Spring(node) => node.run(run, memo),
         }
+    }
+}
+
+impl Member for Option<AnyNode> {
+    fn node(&self) -> Option<Gd<godot::classes::Node>> {
+        self.as_ref().and_then(AnyNode::node)
+    }
+
+    fn is_alive(&self) -> bool {
+        self.as_ref().is_some_and(AnyNode::is_alive)
+    }
+
+    fn can_process(&self) -> bool {
+        self.as_ref().is_some_and(AnyNode::can_process)
+    }
+
+    fn run(&mut self, run: Run, memo: &mut Memo) -> bool {
+        self.as_mut().is_some_and(|node| node.run(run, memo))
     }
 }
