@@ -187,26 +187,27 @@ impl Member for Box<dyn Member> {
     }
 }
 
-/// Runs `run` on every member that `wanted` (by its memo), in order, prefetching what the member [`AHEAD`] of it
-/// touched last time; `memos[i]` belongs to `members[i]` (missing memos count as empty). Returns how many wrote
-/// their bones.
+/// Runs `run` on every member whose memo `visits` and that is `ready`, in order, prefetching what the member
+/// [`AHEAD`] of it touched last time (only when its memo `visits`: a pass that skips most members fetches nothing
+/// for them); `memos[i]` belongs to `members[i]`. Returns how many wrote their bones.
 pub fn run_pipelined<M: Member>(
     members: &mut [M],
     memos: &mut [Memo],
     run: Run,
-    wanted: impl Fn(&M, &Memo) -> bool,
+    visits: impl Fn(&Memo) -> bool,
+    ready: impl Fn(&M) -> bool,
 ) -> usize {
     let count = members.len().min(memos.len());
-    for memo in memos.iter().take(AHEAD.min(count)) {
+    for memo in memos.iter().take(AHEAD.min(count)).filter(|memo| visits(memo)) {
         memo.prefetch();
     }
     let mut written = 0;
     for i in 0..count {
-        if let Some(ahead) = memos.get(i + AHEAD).filter(|_| i + AHEAD < count) {
+        if let Some(ahead) = memos.get(i + AHEAD).filter(|memo| i + AHEAD < count && visits(memo)) {
             ahead.prefetch();
         }
         let member = &mut members[i];
-        if !member.is_alive() || !wanted(member, &memos[i]) {
+        if !visits(&memos[i]) || !member.is_alive() || !ready(member) {
             continue;
         }
         written += usize::from(member.run(run, &mut memos[i]));
@@ -364,9 +365,13 @@ fn run_queue(tick: Tick, delta: f64) {
         // The process pass visits every member (it refreshes each one's mode); the physics pass only those last
         // seen in physics mode.
         // The nodes' own code counts its heap allocations (`frame::tick`); the binding around it is godot-rust's.
-        run_pipelined(members, memos, Run::Tick(tick, delta), |member, memo| {
-            (!physics || memo.mode == UpdateMode::Physics) && member.can_process()
-        });
+        run_pipelined(
+            members,
+            memos,
+            Run::Tick(tick, delta),
+            |memo| !physics || memo.mode == UpdateMode::Physics,
+            |member| member.can_process(),
+        );
     });
 }
 

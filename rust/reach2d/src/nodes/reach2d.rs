@@ -56,7 +56,7 @@ impl Reach2D {
                 }
             }
             // Each node's solve counts its own heap allocations; the conversions and bindings are godot-rust's.
-            let written = run_pipelined(&mut members[..count], &mut memos[..count], Run::Solve, |_, _| true);
+            let written = run_pipelined(&mut members[..count], &mut memos[..count], Run::Solve, |_| true, |_| true);
             report_refused(refused);
             written as i64
         })
