@@ -216,10 +216,8 @@ impl ChainPose<'_> {
             // A singular parent (zero scale) defines no direction: the bone keeps its rotation.
             let v = try_inverse(solved_parent).map(|inverse| inverse.transform_point2(joints[i + 1]) - bone.position);
             let solved = match v {
-                // One atan2 (the angle from `aim` to `v`) instead of the difference of two: the same angle up to a
-                // whole turn, which the blend below (the shorter way from the input) and the limits do not see.
                 Some(v) if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ => {
-                    aim.angle_to(v)
+                    v.to_angle() - aim.to_angle()
                 }
                 _ => bone.rotation,
             };
@@ -242,16 +240,8 @@ impl ChainPose<'_> {
                 return None;
             }
             *slot = written;
-            if weight == 1.0 && step.is_none() {
-                // Fully applied, no speed limit: the written rotation is the solved one (up to a whole turn and
-                // rounding), so one transform serves both poses.
-                let local = bone.local_with(written);
-                solved_parent *= local;
-                written_parent = solved_parent;
-            } else {
-                solved_parent *= bone.local_with(solved);
-                written_parent *= bone.local_with(written);
-            }
+            solved_parent *= bone.local_with(solved);
+            written_parent *= bone.local_with(written);
         }
         let effector = written_parent.transform_point2(self.tip_offset);
         effector.is_finite().then_some(effector)
