@@ -279,23 +279,25 @@ where
         }
     }
     let id = this.instance_id();
+    // The physics pass visits members by their last seen mode: start from the node's own.
+    let memo = Memo { mode: node.update_mode(), ..Memo::default() };
     // A pass is running (a node entered the tree from inside it): this node processes itself.
     let live = QUEUE.with(|queue| {
-        let Ok(mut queue) = queue.try_borrow_mut() else { return Some(false) };
+        let Ok(mut queue) = queue.try_borrow_mut() else { return false };
         if queue.ids.contains(&id) {
-            return Some(queue.live);
+            return queue.live;
         }
         queue.members.push(Box::new(this.clone()));
-        queue.memos.push(Memo::default());
+        queue.memos.push(memo);
         queue.ids.push(id);
         queue.sorted = false;
         if queue.batcher.as_ref().is_none_or(|b| !b.is_instance_valid()) {
             queue.batcher = Some(add_batcher(&this.clone().upcast()));
             queue.live = false;
         }
-        Some(queue.live)
+        queue.live
     });
-    if live == Some(true) {
+    if live {
         let mut base = node.base_mut();
         base.set_process(false);
         base.set_physics_process(false);
