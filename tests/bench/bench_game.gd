@@ -4,6 +4,7 @@ extends SceneTree
 ## 10 iterations; CCD: one sweep). Rigs as users have them: some bones with a bone angle, half the skeletons mirrored
 ## with scale.x = -1. In one process, taking turns in blocks, four methods each solve their own copy of the K rigs:
 ##   reach2d   the Reach2D node's solve() (UPDATE_MANUAL), from a GDScript loop;
+##   batch     the same nodes solved by one Reach2D.solve_all() call (the batch path, issue 22);
 ##   builtin   Skeleton2D.execute_modifications() with one SkeletonModification2D in the stack;
 ##   gdscript  a FABRIK / CCD / two-bone solver written in GDScript (what a user could write instead);
 ##   floor     Reach2DIoFloor.run(): reads what a solve reads and writes each rotation back, no solving.
@@ -17,17 +18,23 @@ const LENGTH := 24.0
 ## Bone angle of every third bone (the child sits at the end of the bone, along it).
 const BONE_ANGLE := 0.25
 const STEP_PX := 2.0
-const ALL_METHODS := ["reach2d", "builtin", "gdscript", "floor"]
+const ALL_METHODS := ["reach2d", "batch", "builtin", "gdscript", "floor"]
+## The methods of the table without read-back between frames.
+const NO_READBACK_METHODS := ["reach2d", "batch", "builtin", "floor"]
 
 var quick := false
 ## Chains per set (K); `-- --k=NUM` overrides it.
 var big := 1000
 ## The methods compared; `-- --methods=reach2d,floor` picks some (for profiling one of them).
 var methods := ALL_METHODS
-## `-- --case=fabrik:8` runs only that row of the first table and skips the other tables (for profiling).
+## `-- --case=fabrik:8` runs only that row of the first table and skips the other tables (for profiling);
+## `--case=floor`, `--case=no_readback` and `--case=frames` run only that table.
 var only_case := ""
 var blocks := 15
 var frames_per_block := 4
+## Read every chain's tip back between frames (clean global transforms before the next writes, as after a rendered
+## frame); `false` for the table without read-back.
+var readback := true
 
 
 func _initialize() -> void:
@@ -232,6 +239,8 @@ func run_frame(kind: String, method: String, group: Dictionary, t: int) -> float
 		"reach2d":
 			for ik in group["iks"]:
 				ik.solve()
+		"batch":
+			Reach2D.solve_all(group["iks"])
 		"builtin":
 			for rig in rigs:
 				rig["skeleton"].execute_modifications(0.016, 0)
@@ -252,7 +261,7 @@ func run_frame(kind: String, method: String, group: Dictionary, t: int) -> float
 						iterations += gd_two_bone(rig, rig["target"].global_position)
 			group["iterations"] += iterations
 	var elapsed := Time.get_ticks_usec() - start
-	if method == "reach2d":
+	if method in ["reach2d", "batch"]:
 		for ik in group["iks"]:
 			group["iterations"] += ik.last_iterations
 	return float(elapsed) / rigs.size()
@@ -265,7 +274,7 @@ func make_set(kind: String, method: String, n: int, k: int) -> Dictionary:
 		var rig := make_rig(n, c)
 		group["rigs"].append(rig)
 		match method:
-			"reach2d":
+			"reach2d", "batch":
 				group["iks"].append(add_reach2d(kind, rig, 2))
 			"builtin":
 				BuiltinIk.add(kind, rig)
@@ -298,10 +307,11 @@ func measure(kind: String, n: int, k: int) -> Dictionary:
 				block_us += run_frame(kind, method, group, group["t"])
 				# Every method's tips are read back (the floor's too, though it solves nothing): the global transforms
 				# are clean before the next frame's writes, as after a rendered frame.
-				for rig in group["rigs"]:
-					var error := Rig.bone_end(rig["bones"][-1]).distance_to(rig["target"].global_position)
-					if b > 0 and method != "floor":
-						group["errors"].append(error)
+				if readback:
+					for rig in group["rigs"]:
+						var error := Rig.bone_end(rig["bones"][-1]).distance_to(rig["target"].global_position)
+						if b > 0 and method != "floor":
+							group["errors"].append(error)
 			if b == 0:
 				group["iterations"] = iterations_before
 				continue
@@ -333,8 +343,8 @@ func solve_table() -> void:
 		["fabrik", 2, big], ["fabrik", 4, big], ["fabrik", 8, big], ["fabrik", 16, big], ["fabrik", 64, maxi(big / 5, 1)],
 		["ccd", 4, big], ["ccd", 8, big], ["ccd", 16, big], ["two_bone", 2, big]]
 	print("# Realistic workload: us per chain, median [p10, p90] over %d blocks of %d frames; tip error px mean / p99 / max" % [blocks, frames_per_block])
-	print("| solver | N | K | Reach2D us | built-in us | GDScript us | I/O floor us | built-in / Reach2D | Reach2D / floor | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | built-in error | GDScript error | Reach2D heap allocations: nodes' code / all Rust / solves |")
-	print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	print("| solver | N | K | Reach2D us | batch us | built-in us | GDScript us | I/O floor us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor | batch / Reach2D | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | batch error | built-in error | GDScript error | heap allocations: nodes' code / all Rust / solves, Reach2D; batch |")
+	print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	if only_case != "":
 		var parts := only_case.split(":")
 		cases = [[parts[0], int(parts[1]), big]]
@@ -348,16 +358,45 @@ func solve_table() -> void:
 				print("| %s | %d | %d | %s | %s |" % [kind, n, k, method, fmt_time(r[method]["time"])])
 			continue
 		var ours: Dictionary = r["reach2d"]
+		var batch: Dictionary = r["batch"]
 		var ot: float = ours["time"]["median"]
-		print("| %s | %d | %d | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2f | %.2f | %s | %s | %s | %d / %d / %d |" % [
-			kind, n, k, fmt_time(ours["time"]), fmt_time(r["builtin"]["time"]), fmt_time(r["gdscript"]["time"]),
-			fmt_time(r["floor"]["time"]), r["builtin"]["time"]["median"] / ot, ot / r["floor"]["time"]["median"],
-			r["gdscript"]["time"]["median"] / ot, ours["iterations"], r["gdscript"]["iterations"],
-			fmt_error(ours["error"]), fmt_error(r["builtin"]["error"]), fmt_error(r["gdscript"]["error"]),
-			ours["allocations"], ours["all_allocations"], ours["solves"]])
-		if ours["allocations"] != 0 or r["floor"]["allocations"] != 0:
-			print("# heap allocations in the nodes' per-frame code: reach2d %d, floor %d (all Rust: %d)" % [
-				ours["allocations"], r["floor"]["allocations"], ours["all_allocations"]])
+		var bt: float = batch["time"]["median"]
+		var ft: float = r["floor"]["time"]["median"]
+		print("| %s | %d | %d | %s | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx | %.2f | %.2f | %s | %s | %s | %s | %d / %d / %d; %d / %d / %d |" % [
+			kind, n, k, fmt_time(ours["time"]), fmt_time(batch["time"]), fmt_time(r["builtin"]["time"]),
+			fmt_time(r["gdscript"]["time"]), fmt_time(r["floor"]["time"]), r["builtin"]["time"]["median"] / ot,
+			r["builtin"]["time"]["median"] / bt, ot / ft, bt / ft, bt / ot, r["gdscript"]["time"]["median"] / ot,
+			ours["iterations"], r["gdscript"]["iterations"], fmt_error(ours["error"]), fmt_error(batch["error"]),
+			fmt_error(r["builtin"]["error"]), fmt_error(r["gdscript"]["error"]),
+			ours["allocations"], ours["all_allocations"], ours["solves"],
+			batch["allocations"], batch["all_allocations"], batch["solves"]])
+		if ours["allocations"] != 0 or batch["allocations"] != 0 or r["floor"]["allocations"] != 0:
+			print("# heap allocations in the nodes' per-frame code: reach2d %d, batch %d, floor %d" % [
+				ours["allocations"], batch["allocations"], r["floor"]["allocations"]])
+
+
+## The same workload without reading anything back between frames (nothing reads the bones' global transforms,
+## as when no skin or physics follows the bones and nothing is drawn).
+func no_readback_table() -> void:
+	var cases := [["fabrik", 8, big]] if quick else [["fabrik", 2, big], ["fabrik", 8, big], ["fabrik", 16, big], ["ccd", 8, big], ["two_bone", 2, big]]
+	var saved: Array = methods
+	methods = NO_READBACK_METHODS
+	readback = false
+	print("")
+	print("# Without read-back between frames: us per chain, median [p10, p90] over %d blocks of %d frames" % [blocks, frames_per_block])
+	print("| solver | N | K | Reach2D us | batch us | built-in us | I/O floor us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor |")
+	print("|---|---|---|---|---|---|---|---|---|---|---|")
+	for case in cases:
+		var r := measure(case[0], case[1], case[2])
+		var ot: float = r["reach2d"]["time"]["median"]
+		var bt: float = r["batch"]["time"]["median"]
+		var ft: float = r["floor"]["time"]["median"]
+		var builtin: float = r["builtin"]["time"]["median"]
+		print("| %s | %d | %d | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx |" % [case[0], case[1], case[2],
+			fmt_time(r["reach2d"]["time"]), fmt_time(r["batch"]["time"]), fmt_time(r["builtin"]["time"]),
+			fmt_time(r["floor"]["time"]), builtin / ot, builtin / bt, ot / ft, bt / ft])
+	methods = saved
+	readback = true
 
 
 ## The floor's parts: nanoseconds per engine call, and the alternatives it was chosen from (us per chain).
@@ -438,37 +477,48 @@ func frame_table() -> void:
 	print("# Engine-driven frames, K = %d characters: node processing time per frame in ms, median [p10, p90] over %d turns of %d frames" % [k, turns, frames])
 	var first := marker(-1000000)
 	var last := marker(1000000)
-	print("| solver | N | Reach2D UPDATE_PROCESS ms | built-in stacks ms | nothing ms | Reach2D disabled (dispatch only) ms | built-in / Reach2D | same, minus nothing | Reach2D heap allocations: nodes' code / all Rust / frames |")
-	print("|---|---|---|---|---|---|---|---|---|")
+	print("| solver | N | Reach2D UPDATE_PROCESS, batched ms | same, per node (own priority) ms | built-in stacks ms | nothing ms | Reach2D disabled, batched ms | built-in / batched | built-in / per node | per node / batched | built-in / batched, minus nothing | batched heap allocations: nodes' code / all Rust / frames |")
+	print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for case in [["fabrik", 8], ["two_bone", 2]]:
 		var kind: String = case[0]
 		var n: int = case[1]
 		var ours := []
+		var per_node := []
 		var theirs := []
 		for c in k:
 			var a := make_rig(n, c)
 			add_reach2d(kind, a, 0)
 			ours.append(a)
+			# A process priority of its own: not batched, each node runs its own _process (the per-node path).
+			var p := make_rig(n, c)
+			var own := add_reach2d(kind, p, 0)
+			p["skeleton"].remove_child(own)
+			own.process_priority = 101
+			own.process_physics_priority = 101
+			p["skeleton"].add_child(own)
+			per_node.append(p)
 			var b := make_rig(n, c)
 			BuiltinIk.add(kind, b)
 			theirs.append(b)
-		var samples := {"reach2d": [], "builtin": [], "none": [], "dispatch": []}
+		var samples := {"reach2d": [], "per_node": [], "builtin": [], "none": [], "dispatch": []}
 		var allocations := 0
 		var all_allocations := 0
 		var counted_frames := 0
 		var t := 0
 		for turn in turns + 1:
 			# "dispatch": the Reach2D nodes process but are disabled (enabled = false): the per-node callback alone.
-			for which in ["reach2d", "builtin", "none", "dispatch"]:
+			for which in ["reach2d", "per_node", "builtin", "none", "dispatch"]:
 				for rig in ours:
 					rig["skeleton"].process_mode = Node.PROCESS_MODE_INHERIT if which in ["reach2d", "dispatch"] else Node.PROCESS_MODE_DISABLED
 					rig["ik"].enabled = which != "dispatch"
+				for rig in per_node:
+					rig["skeleton"].process_mode = Node.PROCESS_MODE_INHERIT if which == "per_node" else Node.PROCESS_MODE_DISABLED
 				for rig in theirs:
 					rig["skeleton"].process_mode = Node.PROCESS_MODE_INHERIT if which == "builtin" else Node.PROCESS_MODE_DISABLED
 				var heap := heap_counts()
 				for f in frames + 2:
 					t += 1
-					var active: Array = theirs if which == "builtin" else ours
+					var active: Array = theirs if which == "builtin" else (per_node if which == "per_node" else ours)
 					for rig in active:
 						place_target(rig, n, t)
 					await process_frame
@@ -481,13 +531,15 @@ func frame_table() -> void:
 					all_allocations += after[1] - heap[1]
 					counted_frames += frames + 2
 		var o := stats(samples["reach2d"])
+		var p := stats(samples["per_node"])
 		var b := stats(samples["builtin"])
 		var z := stats(samples["none"])
 		var d := stats(samples["dispatch"])
-		print("| %s | %d | %s | %s | %s | %s | %.2fx | %.2fx | %d / %d / %d |" % [kind, n, fmt_time(o), fmt_time(b), fmt_time(z), fmt_time(d),
-			b["median"] / o["median"], (b["median"] - z["median"]) / maxf(o["median"] - z["median"], 1e-6),
+		print("| %s | %d | %s | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx | %d / %d / %d |" % [kind, n, fmt_time(o), fmt_time(p), fmt_time(b), fmt_time(z), fmt_time(d),
+			b["median"] / o["median"], b["median"] / p["median"], p["median"] / o["median"],
+			(b["median"] - z["median"]) / maxf(o["median"] - z["median"], 1e-6),
 			allocations, all_allocations, counted_frames])
-		for rig in ours + theirs:
+		for rig in ours + per_node + theirs:
 			rig["skeleton"].free()
 			rig["target"].free()
 	first.free()
@@ -500,6 +552,16 @@ func _run() -> void:
 		printerr("SCRIPT ERROR: the extension was built without the `bench` feature (run `cargo xtask bench`)")
 		quit(1)
 		return
+	if only_case == "frames":
+		await frame_table()
+		print("REACH2D_DONE")
+		quit(0)
+		return
+	if only_case == "no_readback":
+		no_readback_table()
+		print("REACH2D_DONE")
+		quit(0)
+		return
 	if only_case == "floor":
 		floor_table()
 		print("REACH2D_DONE")
@@ -510,6 +572,7 @@ func _run() -> void:
 		print("REACH2D_DONE")
 		quit(0)
 		return
+	no_readback_table()
 	floor_table()
 	await frame_table()
 	print("REACH2D_DONE")

@@ -67,4 +67,11 @@ impl Reach2DDebug {
     pub fn node_heap_allocations() -> i64 {
         IN_NODES.load(Ordering::Relaxed) as i64
     }
+
+    /// [code]true[/code] when the address Reach2D takes from godot-rust for [param object] (to prefetch it) is the
+    /// engine's own pointer to it: a check that a godot-rust update did not change that hidden API.
+    #[func]
+    pub fn object_address_is_engine_object(object: Gd<Object>) -> bool {
+        crate::prefetch::address_is_engine_object(&object)
+    }
 }

@@ -6,6 +6,7 @@
 
 use godot::prelude::*;
 
+mod batch;
 #[cfg(feature = "bench")]
 mod bench_probe;
 mod checked;
@@ -20,6 +21,7 @@ mod io;
 mod limits;
 mod nodes;
 mod pose;
+mod prefetch;
 mod problem;
 mod rig_state;
 mod setup;

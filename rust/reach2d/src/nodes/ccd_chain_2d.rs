@@ -87,7 +87,7 @@ crate::nodes::declare::node_class! {
 #[godot_api]
 impl INode2D for CcdChain2D {
     fn ready(&mut self) {
-        frame::ready(self, RUNTIME_PROCESS_PRIORITY);
+        crate::batch::ready(self, RUNTIME_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
         frame::tick(self, Tick::Process, delta);
@@ -96,7 +96,7 @@ impl INode2D for CcdChain2D {
         frame::tick(self, Tick::Physics, delta);
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
-        frame::notification(self, what);
+        crate::batch::notification(self, what);
     }
     fn draw(&mut self) {
         let (target, pole) = (self.target.as_ref(), self.pole.as_ref());

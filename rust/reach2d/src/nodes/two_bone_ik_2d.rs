@@ -129,7 +129,7 @@ crate::nodes::declare::node_class! {
 #[godot_api]
 impl INode2D for TwoBoneIk2D {
     fn ready(&mut self) {
-        frame::ready(self, RUNTIME_PROCESS_PRIORITY);
+        crate::batch::ready(self, RUNTIME_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
         if !self.ground.driven {
@@ -142,7 +142,7 @@ impl INode2D for TwoBoneIk2D {
         }
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
-        frame::notification(self, what);
+        crate::batch::notification(self, what);
     }
     fn draw(&mut self) {
         let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
