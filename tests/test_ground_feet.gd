@@ -383,6 +383,43 @@ func test_grounding_allocates_nothing_per_frame() -> void:
 
 ## FootGrounder2D is not a chain, so it is not in lib/node_classes.gd; its numeric properties (read from ClassDB)
 ## go through test_every_route.gd's routes here: `node.x = v`, `set("x", v)`, `set_x(v)` and `call("set_x", v)`.
+func test_a_grounded_leg_is_solved_once_per_frame() -> void:
+	# The grounder solves its legs at run time; the legs' own processing (their callbacks or the batch pass that
+	# runs default-priority IK nodes) must not solve them again. A speed limit shows it: solved twice a frame, a
+	# leg would turn up to twice its limit.
+	var case := make_character(Vector2(400, 200))
+	# Ground 15 px above where the animation's feet stand: the knees bend (the hips never rise).
+	make_box(Vector2(400, case["line_y"] - 15.0), Vector2(600, 40))
+	await settle_physics()
+	var limit := 1.5
+	# Targets left on the legs (as a user switching to the grounder might): the grounder's goal replaces them.
+	var aside := make_target(Vector2(600, 150))
+	for leg in case["legs"]:
+		leg.max_angular_speed = limit
+		leg.target = aside
+	case["grounder"].update_mode = 0
+	var thighs: Array = case["thighs"]
+	var last := [thighs[0].rotation, thighs[1].rotation]
+	var worst_ratio := 0.0
+	var moved := 0.0
+	# `process_frame` fires before the frame's callbacks: what changed since the last await is the last frame's
+	# solve, made with the last frame's delta.
+	var delta := 0.0
+	for frame in 40:
+		await get_tree().process_frame
+		for i in 2:
+			var step := absf(angle_difference(last[i], thighs[i].rotation))
+			last[i] = thighs[i].rotation
+			moved += step
+			if frame > 1 and delta > 0.0:
+				worst_ratio = maxf(worst_ratio, step / (limit * delta))
+		delta = get_process_delta_time()
+	expect(moved > 0.05, "the legs bent toward the higher ground (%s rad)" % moved)
+	expect(worst_ratio <= 1.01, "no leg turned faster than its speed limit: solved once a frame (worst %.3f of the limit)" % worst_ratio)
+	print("grounded legs: worst step %.3f of the speed limit, moved %.3f rad" % [worst_ratio, moved])
+	case["character"].free()
+
+
 func test_every_property_by_every_route() -> void:
 	var routes: Node = load("res://test_every_route.gd").new()
 	var properties: Array = routes.own_properties("FootGrounder2D")

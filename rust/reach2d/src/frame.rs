@@ -93,6 +93,11 @@ pub trait IkNode: Shared {
     /// Checks the setup, reads, solves and writes, advancing time by `delta` seconds. On error no bone may have
     /// been written.
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem>;
+    /// `true` while another node solves this one at run time (a `FootGrounder2D`'s leg): its own ticks, from its
+    /// callbacks or the batch, then do nothing.
+    fn driven_elsewhere(&self) -> bool {
+        false
+    }
 }
 
 /// Runs the nodes' own per-frame code; debug builds and release builds with the `bench` feature count its heap
@@ -180,6 +185,9 @@ pub fn tick<T: IkNode>(node: &mut T, tick: Tick, delta: f64) {
             if tick == Tick::Process {
                 editor_tick(node, delta);
             }
+            return;
+        }
+        if node.driven_elsewhere() {
             return;
         }
         let wanted = match node.update_mode() {

@@ -132,14 +132,10 @@ impl INode2D for TwoBoneIk2D {
         crate::batch::ready(self, RUNTIME_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
-        if !self.ground.driven {
-            frame::tick(self, Tick::Process, delta);
-        }
+        frame::tick(self, Tick::Process, delta);
     }
     fn physics_process(&mut self, delta: f64) {
-        if !self.ground.driven {
-            frame::tick(self, Tick::Physics, delta);
-        }
+        frame::tick(self, Tick::Physics, delta);
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
         crate::batch::notification(self, what);
@@ -168,6 +164,10 @@ impl INode2D for TwoBoneIk2D {
 impl IkNode for TwoBoneIk2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         self.check().map(drop)
+    }
+
+    fn driven_elsewhere(&self) -> bool {
+        self.ground.driven
     }
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
