@@ -1,12 +1,14 @@
 //! `SpringChain2D`: secondary motion. A chain of Bone2D nodes follows its animated or IK pose through damped
 //! rotational springs (`reach2d_core::spring`), for hair, tails, capes and antennae.
 
+use glam::Affine2;
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{SpringCollider, SpringSettings};
 
 use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::io::ancestors;
 use crate::io::bones::{self, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::io::convert::vec2;
@@ -290,8 +292,10 @@ impl SpringChain2D {
         let limits = bones::chain_limits(bones, self.limits.active());
         bones::read_adjusted(bones, TipEnd::BoneLength, Start::default(), |poses| goal.follow(poses))?;
         let teleport_distance = self.teleport_distance;
+        let parent = bones.chain.parent();
+        let flipped = |visit: &mut dyn FnMut(Affine2)| ancestors::visit_global_transforms(parent, visit);
         let report = bones.pose.place_joints(|pose, joints| {
-            let report = simulation.step(pose, joints, limits, &settings, delta, teleport_distance)?;
+            let report = simulation.step(pose, joints, limits, &settings, delta, teleport_distance, flipped)?;
             simulation.collide(joints, &settings, space.as_mut().map(|s| s as &mut dyn SpringCollider));
             Ok::<_, Problem>(report)
         })?;
