@@ -192,7 +192,7 @@ impl INode2D for SpringChain2D {
         frame::ready(self, SPRING_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Process, delta);
+        frame::tick(self, Tick::Process, delta.min(physics_catch_up()));
     }
     fn physics_process(&mut self, delta: f64) {
         frame::tick(self, Tick::Physics, delta);
@@ -326,4 +326,14 @@ impl SpringChain2D {
             max_angle_step: if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY },
         })
     }
+}
+
+/// The most time Godot's physics advances in one frame, seconds: `max_physics_steps_per_frame` ticks. A process
+/// frame longer than that (a hitch, the first frame of a run, which holds the loading time) steps the spring by this
+/// much only, so that in process mode the spring advances by the same time as the physics world and as it would in
+/// physics mode.
+fn physics_catch_up() -> f64 {
+    let engine = Engine::singleton();
+    let ticks = engine.get_physics_ticks_per_second().max(1);
+    f64::from(engine.get_max_physics_steps_per_frame().max(1)) / f64::from(ticks)
 }
