@@ -37,7 +37,7 @@ func make_character(klass: String, flipped: bool, at: Vector2) -> Dictionary:
 	ik.update_mode = 0
 	if klass == "SpringChain2D":
 		ik.gravity = Vector2(0, 600)
-	Nodes.attach(ik, bones, target, 0, bones.size() - 1)
+	Nodes.attach(ik, bones, target, 0, Nodes.tip_index(klass, bones.size()))
 	character.add_child(ik)
 	return {"character": character, "bones": bones, "target": target, "torso": torso, "ik": ik}
 
@@ -88,6 +88,14 @@ func test_spring_flipped_mid_run_stays_the_mirror_image() -> void:
 	var worst: float = await run_flip("SpringChain2D", func(_ik): pass)
 	print("SpringChain2D flipped at frame %d: worst mirror difference %.5f px over %d frames" % [FLIP_AT, worst, FRAMES - FLIP_AT])
 	expect(worst < EXACT_PX, "the spring tail of a character flipped mid-run is the mirror image of the unflipped one (worst %.5f px)" % worst)
+
+
+func test_closed_form_nodes_flipped_mid_run_stay_mirror_images() -> void:
+	# Warm started as usual: the two-bone limb's remembered bend side is kept in the root parent's frame.
+	for klass in ["TwoBoneIk2D", "LookAt2D"]:
+		var worst: float = await run_flip(klass, func(_ik): pass)
+		print("%s flipped at frame %d: worst mirror difference %.5f px" % [klass, FLIP_AT, worst])
+		expect(worst < EXACT_PX, "%s stays the mirror image after a flip (worst %.5f px)" % [klass, worst])
 
 
 func test_chains_from_their_start_pose_flipped_mid_run_stay_mirror_images() -> void:

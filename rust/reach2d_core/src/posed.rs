@@ -102,7 +102,7 @@ pub fn solve_posed(
     };
     let report = solve_in_frame(solver, pose, joints, lengths, segment_limits, aim, rotation_limits);
     if report.is_ok() {
-        frame.leave(joints);
+        frame.leave(original, pose, joints);
     } else {
         original.joints(joints);
     }
@@ -139,10 +139,41 @@ impl RootFrame {
         }
     }
 
-    fn leave(self, points: &mut [Vec2]) {
-        for p in points {
-            *p = self.enter_vector(*p) + self.origin;
+    /// Moves solved `joints` back from this frame. When the solve left every joint where `entered` (the pose in this
+    /// frame) puts it, to within [`UNMOVED`] (a chain already within tolerance is only re-spaced to its lengths,
+    /// which rounds), the joints become `original`'s own, bit for bit: re-solving a solved pose writes the very same
+    /// rotations, so no rounding creeps in through the frame's round trip frame after frame.
+    fn leave(self, original: ChainPose<'_>, entered: ChainPose<'_>, joints: &mut [Vec2]) {
+        let mut unmoved = true;
+        for_each_joint(entered, joints.len(), |i, was| unmoved &= joints[i].distance_squared(was) <= UNMOVED * UNMOVED);
+        if unmoved {
+            original.joints(joints);
+        } else {
+            for p in joints {
+                *p = self.enter_vector(*p) + self.origin;
+            }
         }
+    }
+}
+
+/// A joint the solve moved by at most this (px) counts as not moved (see [`RootFrame::leave`]).
+const UNMOVED: f32 = 1e-3;
+
+/// Calls `visit(i, joint)` for each of the first `count` joints of `pose` (see [`ChainPose::joints`]); joints beyond
+/// the pose's are NaN.
+fn for_each_joint(pose: ChainPose<'_>, count: usize, mut visit: impl FnMut(usize, Vec2)) {
+    let mut global = pose.parent;
+    let n = pose.bones.len();
+    for i in 0..count {
+        let joint = if i < n {
+            global *= pose.bones[i].local();
+            global.translation
+        } else if i == n {
+            global.transform_point2(pose.tip_offset)
+        } else {
+            Vec2::NAN
+        };
+        visit(i, joint);
     }
 }
 
@@ -365,6 +396,22 @@ mod tests {
             worst[0],
             worst[1]
         );
+    }
+
+    /// A pose already within tolerance comes back bit for bit (the root frame's round trip adds no rounding), so
+    /// re-solving a solved pose every frame writes the same rotations.
+    #[test]
+    fn a_solved_pose_comes_back_unchanged() {
+        for mirrored in [false, true] {
+            let read = Read::new(&[30.0, 20.0, 10.0], &[0.2, 0.4, -0.3], mirrored);
+            let read = Read { parent: Affine2 { translation: Vec2::new(300.0, 290.0), ..read.parent }, ..read };
+            let tip = read.joints()[3];
+            let mut joints = read.joints();
+            let report =
+                solve(&read, &mut joints, Aim { goal: tip + Vec2::new(1e-4, 0.0), pole: None, tip: None }, &[]);
+            assert_eq!(report, Ok(0));
+            assert_eq!(joints, read.joints(), "mirrored {mirrored}");
+        }
     }
 
     #[test]
