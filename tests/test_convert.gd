@@ -406,6 +406,7 @@ func make_chain_case(kind: String, configure: Callable, drawn: Array, mirrored: 
 
 func test_audit_chain_settings() -> void:
 	var drawings := {"bent +": [0.3, -0.5, 0.4], "bent -": [-0.3, 0.5, -0.4]}
+	var unmirrored_miss := {}
 	for kind in ["ccdik", "fabrik"]:
 		for setting in (ccd_settings() if kind == "ccdik" else fabrik_settings()):
 			var worst_pose := 0.0
@@ -416,6 +417,9 @@ func test_audit_chain_settings() -> void:
 						var case := make_chain_case(kind, setting[1], drawings[drawn], mirrored, at)
 						var bones: Array = case["bones"]
 						var start := rotations_of(bones)
+						# Under a mirrored skeleton the built-in also leaves a bone's scale flipped ((1, -1) on the
+						# root bone): the whole drawn transform is put back before converting, not only the rotations.
+						var drawn_transforms := bones.map(func(b): return b.transform)
 						run_builtin(case, 60)
 						var builtin_joints := []
 						for b in bones:
@@ -423,11 +427,14 @@ func test_audit_chain_settings() -> void:
 						builtin_joints.append(bone_end(bones[-1]))
 						var target: Vector2 = case["target"].global_position
 						var builtin_miss: float = builtin_joints[-1].distance_to(target)
+						for i in bones.size():
+							bones[i].transform = drawn_transforms[i]
 						var out := convert_and_solve(case, start)
 						if out[0] == null:
 							case["root"].free()
 							continue
 						var label := "%s %s, %s%s, target %s" % [kind, setting[0], drawn, " mirrored" if mirrored else "", at]
+						var key := "%s %s %s %s" % [kind, setting[0], drawn, at]
 						var notes := "\n".join(out[2])
 						for word in setting[2]:
 							expect(word in notes, "%s: the converter reports %s (%s)" % [label, word, notes])
@@ -438,10 +445,15 @@ func test_audit_chain_settings() -> void:
 							pose = maxf(pose, bones[i].global_position.distance_to(builtin_joints[i]))
 						pose = maxf(pose, bone_end(bones[-1]).distance_to(builtin_joints[-1]))
 						var miss := bone_end(bones[-1]).distance_to(target)
+						if not mirrored:
+							unmirrored_miss[key] = miss
 						if builtin_miss < 0.5 and setting[2].is_empty() or setting[0] == "use_target_rotation":
 							if not mirrored:
 								# Reaches wherever the built-in reaches (the built-in FABRIK does not work mirrored).
 								expect(builtin_miss >= 0.5 or miss <= out[0].tolerance + 1e-3, "%s: reaches where the built-in reaches (%.2f px)" % [label, miss])
+						if mirrored and kind == "ccdik" and unmirrored_miss.has(key):
+							# The mirrored rig is the mirror image of the unmirrored one, so it reaches as far.
+							expect(absf(miss - unmirrored_miss[key]) < 0.01, "%s: reaches as the unmirrored rig does (%.3f px, unmirrored %.3f px)" % [label, miss, unmirrored_miss[key]])
 						if kind == "fabrik" and not mirrored and builtin_miss < 0.5 and setting[0] != "magnet":
 							worst_pose = maxf(worst_pose, pose)
 							expect(pose < 1.0, "%s: the converted pose is the built-in's (joints %.2f px apart)" % [label, pose])
