@@ -222,8 +222,10 @@ func test_chains_reach_like_the_builtin() -> void:
 		case["root"].free()
 
 
-## The built-in FABRIK's use_target_rotation acts only on its last joint: there it becomes match_target_rotation
-## (the tip bone takes the target's rotation); on an earlier joint it is reported and dropped.
+## The built-in FABRIK's use_target_rotation acts only on its last joint: there it becomes match_target_rotation; on
+## an earlier joint it is reported and dropped. The built-in turns the tip bone's drawn direction (its x axis turned
+## by bone_angle) to the target's rotation, match_target_rotation its x axis: the converter has the new node reach for
+## a child of the target turned by -bone_angle, so the converted pose is the built-in's (it was 18 px off before).
 func test_fabrik_target_rotation_is_carried_over() -> void:
 	var case := make_scene(SkeletonModification2DFABRIK.new(), func(m, s):
 		m.set_target_node(s.get_path_to(s.get_parent().get_node("Target")))
@@ -233,20 +235,35 @@ func test_fabrik_target_rotation_is_carried_over() -> void:
 		m.set_fabrik_joint_use_target_rotation(0, true)
 		m.set_fabrik_joint_use_target_rotation(2, true), Vector2(470, 370))
 	case["target"].rotation = 0.6
-	var out := convert_and_solve(case, rotations_of(case["bones"]))
+	var bones: Array = case["bones"]
+	var start := rotations_of(bones)
+	run_builtin(case, 60)
+	var builtin_joints := []
+	for b in bones:
+		builtin_joints.append(b.global_position)
+	builtin_joints.append(bone_end(bones[-1]))
+	var out := convert_and_solve(case, start)
 	if out[0] == null:
 		return
 	var node: Node2D = out[0]
 	var notes := "\n".join(out[2])
-	var tip: Bone2D = case["bones"][-1]
+	var tip: Bone2D = bones[-1]
 	expect(node.match_target_rotation, "the last joint's use_target_rotation becomes match_target_rotation")
 	expect("joint 0's use_target_rotation" in notes, "an earlier joint's use_target_rotation is reported (%s)" % notes)
-	expect(not "joint 2's use_target_rotation" in notes, "the last joint's is not reported as dropped (%s)" % notes)
-	var direction_error := absf(tip.global_transform.x.angle_to(case["target"].global_transform.x))
+	expect("turned by -bone_angle" in notes, "the turned target is reported (%s)" % notes)
+	expect(node.target != null and node.target.get_parent() == case["target"], "the new node reaches for a child of the target (%s)" % [node.target])
+	# The tip's drawn direction, as the built-in turns it, takes the target's rotation.
+	var drawn := tip.global_transform.x.rotated(tip.get_bone_angle())
+	var direction_error := absf(drawn.angle_to(case["target"].global_transform.x))
 	var miss := bone_end(tip).distance_to(case["target"].global_position)
-	expect(direction_error < 1e-3, "the tip bone takes the target's rotation (%s rad off)" % direction_error)
+	var pose := 0.0
+	for i in bones.size():
+		pose = maxf(pose, bones[i].global_position.distance_to(builtin_joints[i]))
+	pose = maxf(pose, bone_end(tip).distance_to(builtin_joints[-1]))
+	expect(direction_error < 1e-3, "the tip bone's drawn direction takes the target's rotation (%s rad off)" % direction_error)
 	expect(miss <= node.tolerance + 1e-3, "the tip still reaches the target (%s px)" % miss)
-	print("fabrik use_target_rotation: tip direction %s rad off, end %s px off" % [direction_error, miss])
+	expect(pose < 1.0, "the converted pose is the built-in's (joints %s px apart)" % pose)
+	print("fabrik use_target_rotation: tip direction %s rad off, end %s px off, joints %s px from the built-in's" % [direction_error, miss, pose])
 	case["root"].free()
 
 
@@ -321,3 +338,127 @@ func test_refuses_what_is_not_a_skeleton() -> void:
 		var result := Convert.convert_modifications(c[1])
 		expect(not result["ok"] and result["nodes"].is_empty() and "Skeleton2D" in "\n".join(result["notes"]), "%s: refused with a note (%s)" % [c[0], result])
 	sprite.free()
+
+
+## Audit of every setting a converted FABRIK or CCDIK modification carries (issue 21 item 1, test_audit_chain_settings): the built-in's pose
+## before conversion against Reach2D's after, on a three-bone chain drawn bent one way and the other, unmirrored and
+## mirrored (the skeleton with scale.x = -1, the target mirrored), toward three targets.
+##
+## What it holds: the converted FABRIK gives the built-in's pose wherever the built-in works (unmirrored), with
+## use_target_rotation too (18 px apart before the converter turned the target by the tip's bone_angle); the
+## converted CCD reaches wherever the built-in reaches, but its middle joints settle elsewhere (the built-in sweeps
+## root to tip) and the converter says so; every setting that is not carried is reported.
+
+
+func ccd_settings() -> Array:
+	return [
+		["plain", func(_m, _n): pass, []],
+		["local limits", func(m, n):
+			for j in n:
+				m.set_ccdik_joint_enable_constraint(j, true)
+				m.set_ccdik_joint_constraint_angle_min(j, 0.0 if j == 0 else -1.2)
+				m.set_ccdik_joint_constraint_angle_max(j, 1.2)
+				m.set_ccdik_joint_constraint_angle_invert(j, j > 0), []],
+		["global limits", func(m, n):
+			for j in n:
+				m.set_ccdik_joint_enable_constraint(j, true)
+				m.set("joint_data/%d/constraint_in_localspace" % j, false)
+				m.set_ccdik_joint_constraint_angle_min(j, -1.0)
+				m.set_ccdik_joint_constraint_angle_max(j, 1.0), ["global-space constraint"]],
+		["rotate_from_joint", func(m, n):
+			for j in n:
+				m.set_ccdik_joint_rotate_from_joint(j, true), ["rotate_from_joint"]],
+	]
+
+
+func fabrik_settings() -> Array:
+	return [
+		["plain", func(_m, _n): pass, []],
+		["magnet", func(m, n):
+			for j in n:
+				m.set_fabrik_joint_magnet_position(j, Vector2(0, 30)), ["magnet_position"]],
+		["use_target_rotation", func(m, n):
+			m.set_fabrik_joint_use_target_rotation(n - 1, true), ["turned by -bone_angle"]],
+	]
+
+
+func make_chain_case(kind: String, configure: Callable, drawn: Array, mirrored: bool, at: Vector2) -> Dictionary:
+	var modification: SkeletonModification2D = SkeletonModification2DFABRIK.new() if kind == "fabrik" else SkeletonModification2DCCDIK.new()
+	var target_at: Vector2 = Vector2(800.0 - at.x, at.y) if mirrored else at
+	var case := make_scene(modification, func(m, s):
+		m.set_target_node(s.get_path_to(s.get_parent().get_node("Target")))
+		var paths := ["bone_0", "bone_0/bone_1", "bone_0/bone_1/bone_2"]
+		if kind == "fabrik":
+			m.set_fabrik_data_chain_length(3)
+			for j in 3:
+				m.set_fabrik_joint_bone2d_node(j, NodePath(paths[j]))
+		else:
+			m.set_tip_node(NodePath("bone_0/bone_1/bone_2/tip"))
+			m.set_ccdik_data_chain_length(3)
+			for j in 3:
+				m.set_ccdik_joint_bone2d_node(j, NodePath(paths[j]))
+		configure.call(m, 3), target_at, 3, drawn)
+	if mirrored:
+		case["skeleton"].scale = Vector2(-1, 1)
+	case["target"].rotation = 0.6
+	return case
+
+
+func test_audit_chain_settings() -> void:
+	var drawings := {"bent +": [0.3, -0.5, 0.4], "bent -": [-0.3, 0.5, -0.4]}
+	var unmirrored_miss := {}
+	for kind in ["ccdik", "fabrik"]:
+		for setting in (ccd_settings() if kind == "ccdik" else fabrik_settings()):
+			var worst_pose := 0.0
+			for drawn in drawings:
+				for mirrored in [false, true]:
+					var line := ""
+					for at in [Vector2(480, 380), Vector2(430, 220), Vector2(500, 300)]:
+						var case := make_chain_case(kind, setting[1], drawings[drawn], mirrored, at)
+						var bones: Array = case["bones"]
+						var start := rotations_of(bones)
+						# Under a mirrored skeleton the built-in also leaves a bone's scale flipped ((1, -1) on the
+						# root bone): the whole drawn transform is put back before converting, not only the rotations.
+						var drawn_transforms := bones.map(func(b): return b.transform)
+						run_builtin(case, 60)
+						var builtin_joints := []
+						for b in bones:
+							builtin_joints.append(b.global_position)
+						builtin_joints.append(bone_end(bones[-1]))
+						var target: Vector2 = case["target"].global_position
+						var builtin_miss: float = builtin_joints[-1].distance_to(target)
+						for i in bones.size():
+							bones[i].transform = drawn_transforms[i]
+						var out := convert_and_solve(case, start)
+						if out[0] == null:
+							case["root"].free()
+							continue
+						var label := "%s %s, %s%s, target %s" % [kind, setting[0], drawn, " mirrored" if mirrored else "", at]
+						var key := "%s %s %s %s" % [kind, setting[0], drawn, at]
+						var notes := "\n".join(out[2])
+						for word in setting[2]:
+							expect(word in notes, "%s: the converter reports %s (%s)" % [label, word, notes])
+						if kind == "ccdik":
+							expect("root to the tip" in notes, "%s: the converter says the middle joints may settle elsewhere (%s)" % [label, notes])
+						var pose := 0.0
+						for i in bones.size():
+							pose = maxf(pose, bones[i].global_position.distance_to(builtin_joints[i]))
+						pose = maxf(pose, bone_end(bones[-1]).distance_to(builtin_joints[-1]))
+						var miss := bone_end(bones[-1]).distance_to(target)
+						if not mirrored:
+							unmirrored_miss[key] = miss
+						if builtin_miss < 0.5 and setting[2].is_empty() or setting[0] == "use_target_rotation":
+							if not mirrored:
+								# Reaches wherever the built-in reaches (the built-in FABRIK does not work mirrored).
+								expect(builtin_miss >= 0.5 or miss <= out[0].tolerance + 1e-3, "%s: reaches where the built-in reaches (%.2f px)" % [label, miss])
+						if mirrored and kind == "ccdik" and unmirrored_miss.has(key):
+							# The mirrored rig is the mirror image of the unmirrored one, so it reaches as far.
+							expect(absf(miss - unmirrored_miss[key]) < 0.01, "%s: reaches as the unmirrored rig does (%.3f px, unmirrored %.3f px)" % [label, miss, unmirrored_miss[key]])
+						if kind == "fabrik" and not mirrored and builtin_miss < 0.5 and setting[0] != "magnet":
+							worst_pose = maxf(worst_pose, pose)
+							expect(pose < 1.0, "%s: the converted pose is the built-in's (joints %.2f px apart)" % [label, pose])
+						line += " | built-in miss %.2f, Reach2D miss %.2f, joints %.1f px apart" % [builtin_miss, miss, pose]
+						case["root"].free()
+					print("AUDIT %s %s, %s%s:%s" % [kind, setting[0], drawn, " mirrored" if mirrored else "", line])
+			if kind == "fabrik" and setting[0] != "magnet":
+				print("AUDIT %s %s: unmirrored, the converted joints within %.2f px of the built-in's" % [kind, setting[0], worst_pose])

@@ -35,6 +35,7 @@ static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -
 		parent = skeleton
 		owner = skeleton
 	var made := []  # [node, modification]
+	var added := {}  # IK node -> [parent, child]: a node the conversion adds for it
 	for i in stack.get_modification_count():
 		var modification := stack.get_modification(i)
 		if modification == null:
@@ -45,7 +46,7 @@ static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -
 			continue
 		var node: Node2D = null
 		if modification is SkeletonModification2DFABRIK:
-			node = _from_fabrik(skeleton, modification, label, notes)
+			node = _from_fabrik(skeleton, modification, label, notes, added)
 		elif modification is SkeletonModification2DCCDIK:
 			node = _from_ccdik(skeleton, modification, label, notes)
 		elif modification is SkeletonModification2DTwoBoneIK:
@@ -66,7 +67,13 @@ static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -
 	for pair in made:
 		var node: Node2D = pair[0]
 		nodes.append(node)
+		var extra: Array = added.get(node, [])
 		if undo_redo != null:
+			if not extra.is_empty():
+				undo_redo.add_do_method(extra[0], &"add_child", extra[1], true)
+				undo_redo.add_do_method(extra[1], &"set_owner", owner)
+				undo_redo.add_do_reference(extra[1])
+				undo_redo.add_undo_method(extra[0], &"remove_child", extra[1])
 			undo_redo.add_do_method(parent, &"add_child", node, true)
 			undo_redo.add_do_method(node, &"set_owner", owner)
 			undo_redo.add_do_reference(node)
@@ -74,6 +81,9 @@ static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -
 			undo_redo.add_undo_method(parent, &"remove_child", node)
 			undo_redo.add_undo_property(pair[1], &"enabled", true)
 		else:
+			if not extra.is_empty():
+				extra[0].add_child(extra[1], true)
+				extra[1].owner = owner
 			parent.add_child(node, true)
 			node.owner = owner
 			pair[1].enabled = false
@@ -127,7 +137,8 @@ static func _target(skeleton: Skeleton2D, modification: Object, label: String, n
 	return target
 
 
-static func _from_fabrik(skeleton: Skeleton2D, modification: SkeletonModification2DFABRIK, label: String, notes: PackedStringArray) -> Node2D:
+## [param added]: node -> [parent, child] for a node the conversion adds beside the new IK node (a turned target).
+static func _from_fabrik(skeleton: Skeleton2D, modification: SkeletonModification2DFABRIK, label: String, notes: PackedStringArray, added: Dictionary) -> Node2D:
 	var bones := []
 	for j in modification.get_fabrik_data_chain_length():
 		bones.append(_joint_bone(skeleton, modification.get_fabrik_joint_bone2d_node(j), modification.get_fabrik_joint_bone_index(j)))
@@ -145,6 +156,16 @@ static func _from_fabrik(skeleton: Skeleton2D, modification: SkeletonModificatio
 	node.root_bone = bones[0]
 	node.tip_bone = bones[-1]
 	node.match_target_rotation = modification.get_fabrik_joint_use_target_rotation(bones.size() - 1)
+	# The built-in turns the tip bone's drawn direction (its x axis turned by bone_angle) to the target's rotation;
+	# match_target_rotation turns its x axis. A child of the target turned back by bone_angle carries that over.
+	var bone_angle: float = bones[-1].get_bone_angle()
+	if node.match_target_rotation and node.target != null and absf(bone_angle) > 1e-6:
+		var turned := Node2D.new()
+		turned.name = "%sRotation" % bones[-1].name
+		turned.rotation = -bone_angle
+		added[node] = [node.target, turned]
+		node.target = turned
+		notes.append("%s: use_target_rotation turns the tip's drawn direction (bone_angle %.3f rad) to the target's rotation; the new node reaches for a child of the target, %s, turned by -bone_angle, so its tip ends the same way" % [label, bone_angle, turned.name])
 	return node
 
 
@@ -156,6 +177,9 @@ static func _from_ccdik(skeleton: Skeleton2D, modification: SkeletonModification
 		notes.append("%s: its joints are not one parent-to-child Bone2D chain; not converted" % label)
 		return null
 	var node: Node2D = ClassDB.instantiate("CcdChain2D")
+	# Both reach the same target, but not through the same poses of a chain of three or more bones.
+	if bones.size() > 2:
+		notes.append("%s: the built-in turns the joints from the root to the tip, one sweep per frame; CcdChain2D turns them from the tip to the root until the end is within tolerance. The end reaches the same targets, but the middle joints can settle elsewhere (up to 80 px apart on a three-bone arm); add angle limits or a pole where the built-in's shape matters" % label)
 	node.target = _target(skeleton, modification, label, notes)
 	node.root_bone = bones[0]
 	node.tip_bone = bones[-1]

@@ -8,6 +8,9 @@ use glam::Affine2;
 use reach2d_core::write_back::{BonePose, ChainPose, RotationStep};
 use reach2d_core::{Aim, AngleLimit, ChainSolver, PosedChain, SolveError, SolveReport, Vec2, solve_posed, wrap_angle};
 
+/// Rotations (radians) this close to the one read count as unchanged: a few float steps at half a turn.
+const SAME_ROTATION: f32 = 4e-6;
+
 /// A chain's pose as read: the owned form of [`ChainPose`].
 #[derive(Default)]
 struct ReadPose {
@@ -133,6 +136,23 @@ impl PoseBuffers {
     ///
     /// The first limited write-back steps from the rotations as read; turning the limit off forgets its memory.
     pub fn write_back(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>], max_step: f32) -> Option<Vec2> {
+        let effector = self.write_back_unsnapped(weight, rotation_limits, max_step)?;
+        // A rotation that differs from the one read by rounding only (joints turned back into angles) is the one
+        // read, bit for bit: a chain that is already solved keeps its pose exactly instead of wandering by ulps.
+        for (rotation, bone) in self.rotations.iter_mut().zip(&self.read.bones) {
+            if (*rotation - bone.rotation).abs() <= SAME_ROTATION {
+                *rotation = bone.rotation;
+            }
+        }
+        Some(effector)
+    }
+
+    fn write_back_unsnapped(
+        &mut self,
+        weight: f32,
+        rotation_limits: &[Option<AngleLimit>],
+        max_step: f32,
+    ) -> Option<Vec2> {
         if max_step == f32::INFINITY {
             self.has_stepped = false;
             return self.read.view().write_back(&self.joints, weight, rotation_limits, &mut self.rotations);

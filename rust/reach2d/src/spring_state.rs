@@ -8,7 +8,7 @@ use godot::obj::Gd;
 use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{
     AngleLimit, ChainLimits, SpringBone, SpringCollider, SpringEnds, SpringError, SpringFrame, SpringGoal,
-    SpringReport, SpringScale, SpringSettings, Vec2, carry_spring, collide_spring, step_spring,
+    SpringReport, SpringScale, SpringSettings, Vec2, carry_spring, collide_spring, mirror_spring, step_spring,
 };
 
 use crate::problem::Problem;
@@ -131,6 +131,11 @@ impl Simulation {
     /// One step of `delta` seconds toward the goal pose (`pose` as read, `joints` its global joints, replaced by the
     /// simulated ones). A flip of the root's parent carries the swing over mirrored; a root jump beyond
     /// `teleport_distance` (when above 0) resets.
+    ///
+    /// `flipped` is only called on a flip: it visits the global transforms of the root's parent and the canvas
+    /// items above it (see `io::ancestors`), one of which flipped; the reflection it made is the one that moves the
+    /// root's frame least (see [`flip_mirror`]).
+    #[allow(clippy::too_many_arguments)] // One step's inputs; `flipped` is the rare engine walk.
     pub fn step(
         &mut self,
         pose: ChainPose<'_>,
@@ -139,6 +144,7 @@ impl Simulation {
         settings: &SpringSettings,
         delta: f32,
         teleport_distance: f32,
+        flipped: impl FnOnce(&mut dyn FnMut(Affine2)),
     ) -> Result<SpringReport, Problem> {
         // The root frame (the root's parent's x axis) and the limits as segment limits for this pose.
         let root_direction = pose.segment_limits(joints, rotation_limits, &mut self.segment_limits);
@@ -150,12 +156,21 @@ impl Simulation {
             // `new * old⁻¹` also holds this frame's own motion, which the next step coasts through.
             let (old, new) = (last.matrix2.determinant(), pose.parent.matrix2.determinant());
             if old != 0.0 && new != 0.0 && old.signum() != new.signum() {
-                let flip = pose.parent * last.inverse();
-                carry_spring(&mut self.frame, &mut self.bones, flip);
+                let jump = pose.parent * last.inverse();
+                let reflection = match flip_mirror(jump, self.frame.position(), flipped) {
+                    Some(mirror) => {
+                        mirror_spring(&mut self.frame, &mut self.bones, mirror);
+                        mirror
+                    }
+                    None => {
+                        carry_spring(&mut self.frame, &mut self.bones, jump);
+                        jump
+                    }
+                };
                 // The colliders' sweeps start where the ends were: mirrored with the rest of the swing, or a
                 // sweep from the old side would cross the character's whole width.
                 for end in &mut self.previous {
-                    *end = flip.transform_point2(*end);
+                    *end = reflection.transform_point2(*end);
                 }
             }
             // A NaN jump (a degenerate pose) resets too.
@@ -177,6 +192,33 @@ impl Simulation {
         }
         Ok(report)
     }
+}
+
+/// The reflection a flip made, from `jump` (`new_parent * old_parent⁻¹`: the flip and the frame's own motion) and
+/// the candidates `visit` offers (the global transforms of the nodes above the chain, one of which flipped its
+/// `scale.x` or `scale.y`): a node with global transform `G` flipping on its x axis reflects the world by
+/// `G * diag(-1, 1) * G⁻¹` (the same before and after its flip). Of all candidates, the one that leaves the least
+/// motion `mirror⁻¹ * jump` at the root joint `root` (its move plus its turn over 100 px) is the flip; the motion is
+/// then the frame's own, which the next step feels like any other. `None` when no candidate is a finite reflection.
+fn flip_mirror(jump: Affine2, root: Vec2, visit: impl FnOnce(&mut dyn FnMut(Affine2))) -> Option<Affine2> {
+    const TURN_PX: f32 = 100.0;
+    let mut best: Option<(f32, Affine2)> = None;
+    visit(&mut |global: Affine2| {
+        if global.matrix2.determinant().abs() <= f32::EPSILON || !global.is_finite() {
+            return;
+        }
+        let inverse = global.inverse();
+        for axis in [Vec2::new(-1.0, 1.0), Vec2::new(1.0, -1.0)] {
+            let mirror = global * Affine2::from_scale(axis) * inverse;
+            let motion = mirror.inverse() * jump;
+            let turn = motion.matrix2.x_axis.to_angle().abs();
+            let score = motion.transform_point2(root).distance(root) + TURN_PX * turn;
+            if score.is_finite() && best.is_none_or(|(least, _)| score < least) {
+                best = Some((score, mirror));
+            }
+        }
+    });
+    best.map(|(_, mirror)| mirror)
 }
 
 /// Sizes the goal and the simulation for a chain of `n` bones; a new length starts both afresh.

@@ -3,8 +3,9 @@
 //! # Why tip to root
 //! The distal joints make the fine corrections first and the proximal ones then swing the
 //! already-corrected sub-chain as a whole, which converges in fewer sweeps than root to tip
-//! (where each proximal swing is undone by the distal corrections that follow). It is also the
-//! order used by Godot's and Unity's CCD, so poses match what users expect.
+//! (where each proximal swing is undone by the distal corrections that follow). Godot's 2D
+//! `SkeletonModification2DCCDIK` turns its joints the other way, root to tip, one sweep per frame: a
+//! converted chain reaches the same targets, but a chain of three or more bones can settle in another pose.
 //!
 //! # Why `O(N)` per sweep
 //! Rotating bone `i` about joint `i` only moves joints `> i`, and the next step pivots at joint

@@ -140,7 +140,7 @@ pub use posed::{Aim, PosedChain, TipDirection, follow_tip_direction, solve_posed
 pub use rig::{FabrikRig, RigEffector, RigPose};
 pub use spring::{
     SpringBone, SpringError, SpringFrame, SpringGoal, SpringReport, SpringScale, SpringSettings, carry_spring,
-    reset_spring, step_spring,
+    mirror_spring, reset_spring, step_spring,
 };
 pub use spring_contact::{
     CONTACT_SKIN, Contact, SpringCollider, SpringEnds, collide_spring, slide_on_circle, slide_velocity,

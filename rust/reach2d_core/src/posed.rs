@@ -2,7 +2,7 @@
 //! an optional pole pre-bends the start, and an optional [`TipDirection`] lays the tip bone along a wanted direction
 //! (`match_target_rotation`). Plain vector geometry on the caller's buffers; nothing here allocates.
 
-use glam::Vec2;
+use glam::{Affine2, Mat2, Vec2};
 
 use crate::angle::{AngleLimit, ChainLimits};
 use crate::pole::pre_bend_toward_pole;
@@ -74,6 +74,16 @@ pub struct Aim {
 /// plain is the tip's direction after a solve without it (one more solve). A one-bone chain or an inactive direction
 /// solves as without it. The direction is exact when the tip bone's global transform is a similarity (see
 /// [`ChainPose::segment_angle_from_x_axis`]); the tip bone's own angle limit, applied at write-back, wins over it.
+///
+/// The solve runs in the *root parent's frame*, as far as a mirror is concerned: the problem is moved so that the
+/// root's parent sits at the origin and, when that parent is mirrored (a negative determinant: a `scale.x` flip
+/// anywhere above the chain), reflected across the y axis, then solved and moved back. A mirrored character thus
+/// solves the same numbers as the unmirrored one (the joints, derived from the parent's linear part alone, are
+/// bit for bit the same; the goal differs by the rounding of its global position), so everything a solver does that
+/// is not itself symmetric under reflection or translation (the refinement's deterministic restart poses, a
+/// hand-over decided by a threshold) is the same for both, and a character flipped in the middle of a run solves as
+/// the mirror image of one that never was. `joints` must be the pose's own joints ([`ChainPose::joints`]); on error
+/// they are recomputed from the pose.
 pub fn solve_posed(
     solver: &impl ChainSolver,
     chain: PosedChain<'_>,
@@ -81,6 +91,101 @@ pub fn solve_posed(
     rotation_limits: &[Option<AngleLimit>],
 ) -> Result<SolveReport, SolveError> {
     let PosedChain { pose, joints, lengths, segment_limits } = chain;
+    let frame = RootFrame::of(pose.parent);
+    let original = pose;
+    let pose = ChainPose { parent: frame.enter_affine(pose.parent), ..pose };
+    pose.joints(joints);
+    let aim = Aim {
+        goal: frame.enter_point(aim.goal),
+        pole: aim.pole.map(|pole| frame.enter_point(pole)),
+        tip: aim.tip.map(|tip| TipDirection { x_axis: frame.enter_vector(tip.x_axis), ..tip }),
+    };
+    let report = solve_in_frame(solver, pose, joints, lengths, segment_limits, aim, rotation_limits);
+    if report.is_ok() {
+        frame.leave(original, pose, joints);
+    } else {
+        original.joints(joints);
+    }
+    report
+}
+
+/// The frame [`solve_posed`] solves in: the root's parent's origin at zero, reflected across the y axis when the
+/// parent is mirrored.
+#[derive(Clone, Copy)]
+struct RootFrame {
+    origin: Vec2,
+    mirrored: bool,
+}
+
+impl RootFrame {
+    fn of(parent: Affine2) -> Self {
+        Self { origin: parent.translation, mirrored: parent.matrix2.determinant() < 0.0 }
+    }
+
+    fn enter_vector(self, v: Vec2) -> Vec2 {
+        if self.mirrored { Vec2::new(-v.x, v.y) } else { v }
+    }
+
+    fn enter_point(self, p: Vec2) -> Vec2 {
+        self.enter_vector(p - self.origin)
+    }
+
+    /// The root's parent in this frame: its linear part reflected, its origin at zero.
+    fn enter_affine(self, a: Affine2) -> Affine2 {
+        let m = a.matrix2;
+        Affine2 {
+            matrix2: Mat2::from_cols(self.enter_vector(m.x_axis), self.enter_vector(m.y_axis)),
+            translation: Vec2::ZERO,
+        }
+    }
+
+    /// Moves solved `joints` back from this frame. When the solve left every joint where `entered` (the pose in this
+    /// frame) puts it, to within [`UNMOVED`] (a chain already within tolerance is only re-spaced to its lengths,
+    /// which rounds), the joints become `original`'s own, bit for bit: re-solving a solved pose writes the very same
+    /// rotations, so no rounding creeps in through the frame's round trip frame after frame.
+    fn leave(self, original: ChainPose<'_>, entered: ChainPose<'_>, joints: &mut [Vec2]) {
+        let mut unmoved = true;
+        for_each_joint(entered, joints.len(), |i, was| unmoved &= joints[i].distance_squared(was) <= UNMOVED * UNMOVED);
+        if unmoved {
+            original.joints(joints);
+        } else {
+            for p in joints {
+                *p = self.enter_vector(*p) + self.origin;
+            }
+        }
+    }
+}
+
+/// A joint the solve moved by at most this (px) counts as not moved (see [`RootFrame::leave`]).
+const UNMOVED: f32 = 1e-3;
+
+/// Calls `visit(i, joint)` for each of the first `count` joints of `pose` (see [`ChainPose::joints`]); joints beyond
+/// the pose's are NaN.
+fn for_each_joint(pose: ChainPose<'_>, count: usize, mut visit: impl FnMut(usize, Vec2)) {
+    let mut global = pose.parent;
+    let n = pose.bones.len();
+    for i in 0..count {
+        let joint = if i < n {
+            global *= pose.bones[i].local();
+            global.translation
+        } else if i == n {
+            global.transform_point2(pose.tip_offset)
+        } else {
+            Vec2::NAN
+        };
+        visit(i, joint);
+    }
+}
+
+fn solve_in_frame(
+    solver: &impl ChainSolver,
+    pose: ChainPose<'_>,
+    joints: &mut [Vec2],
+    lengths: &[f32],
+    segment_limits: &mut [Option<AngleLimit>],
+    aim: Aim,
+    rotation_limits: &[Option<AngleLimit>],
+) -> Result<SolveReport, SolveError> {
     let n = lengths.len();
     let tip = match aim.tip {
         Some(tip) if n >= 2 && tip.is_active() => tip,
@@ -235,15 +340,94 @@ mod tests {
         solve_posed(&FABRIK, chain, aim, limits).map(|report| report.iterations)
     }
 
+    /// A character mirrored by a reflection above the chain solves as the exact mirror image of the unmirrored one,
+    /// with angle limits (where the refinement's restart poses come in), for CCD and FABRIK. Before the solve ran in
+    /// the root parent's handedness, the restart poses were not mirrored and the mirrored chain often ended elsewhere.
+    #[test]
+    fn a_mirrored_parent_solves_the_mirror_image() {
+        use crate::CcdSettings;
+        let mirror = |p: Vec2| Vec2::new(-p.x, p.y);
+        let mut rng = Rng(2107);
+        let ccd = CcdSettings { max_iterations: 16, tolerance: 0.5, max_angle_step: f32::INFINITY };
+        let mut worst = [0.0f32; 2];
+        for _ in 0..300 {
+            let n = 3 + rng.below(4);
+            let lengths: Vec<f32> = (0..n).map(|_| rng.range(10.0, 40.0)).collect();
+            let rotations: Vec<f32> = (0..n).map(|_| rng.range(-1.0, 1.0)).collect();
+            let limits: Vec<Option<AngleLimit>> =
+                rotations.iter().map(|&r| AngleLimit::new(r - rng.range(0.3, 1.5), r + rng.range(0.3, 1.5))).collect();
+            let plain = Read::new(&lengths, &rotations, false);
+            let parent =
+                Affine2::from_angle_translation(rng.range(-3.0, 3.0), Vec2::new(rng.range(-500.0, 500.0), 300.0));
+            let plain = Read { parent, ..plain };
+            let mirrored = Read {
+                parent: Affine2::from_scale(Vec2::new(-1.0, 1.0)) * parent,
+                bones: plain.bones.clone(),
+                ..plain
+            };
+            let reach: f32 = lengths.iter().sum();
+            let goal = plain.joints()[0] + Vec2::from_angle(rng.range(-PI, PI)) * rng.range(0.2, 1.1) * reach;
+            for (slot, use_ccd) in [(0, true), (1, false)] {
+                let (mut a, mut b) = (plain.joints(), mirrored.joints());
+                for (read, joints, goal) in [(&plain, &mut a, goal), (&mirrored, &mut b, mirror(goal))] {
+                    let lengths = lengths_of(&read.joints());
+                    let mut segment_limits = vec![None; lengths.len()];
+                    let chain = PosedChain {
+                        pose: read.pose(),
+                        joints,
+                        lengths: &lengths,
+                        segment_limits: &mut segment_limits,
+                    };
+                    let aim = Aim { goal, pole: None, tip: None };
+                    if use_ccd {
+                        solve_posed(&ccd, chain, aim, &limits).unwrap();
+                    } else {
+                        solve_posed(&FABRIK, chain, aim, &limits).unwrap();
+                    }
+                }
+                for (p, q) in a.iter().zip(&b) {
+                    worst[slot] = worst[slot].max(mirror(*p).distance(*q));
+                }
+            }
+        }
+        assert!(
+            worst[0] < 1e-3 && worst[1] < 1e-3,
+            "worst mirror difference: CCD {} px, FABRIK {} px",
+            worst[0],
+            worst[1]
+        );
+    }
+
+    /// A pose already within tolerance comes back bit for bit (the root frame's round trip adds no rounding), so
+    /// re-solving a solved pose every frame writes the same rotations.
+    #[test]
+    fn a_solved_pose_comes_back_unchanged() {
+        for mirrored in [false, true] {
+            let read = Read::new(&[30.0, 20.0, 10.0], &[0.2, 0.4, -0.3], mirrored);
+            let read = Read { parent: Affine2 { translation: Vec2::new(300.0, 290.0), ..read.parent }, ..read };
+            let tip = read.joints()[3];
+            let mut joints = read.joints();
+            let report =
+                solve(&read, &mut joints, Aim { goal: tip + Vec2::new(1e-4, 0.0), pole: None, tip: None }, &[]);
+            assert_eq!(report, Ok(0));
+            assert_eq!(joints, read.joints(), "mirrored {mirrored}");
+        }
+    }
+
     #[test]
     fn without_pole_or_tip_it_is_the_plain_solver() {
         let read = Read::new(&[30.0, 20.0, 10.0], &[0.2, 0.4, -0.3], false);
         let goal = Vec2::new(50.0, 25.0);
         let mut posed = read.joints();
         solve(&read, &mut posed, Aim { goal, pole: None, tip: None }, &[]).unwrap();
-        let mut plain = read.joints();
-        FABRIK.solve(&mut plain, &lengths_of(&read.joints()), goal, &ChainLimits::NONE).unwrap();
-        assert_eq!(posed, plain);
+        // The plain solver in the root parent's frame (its origin at zero), moved back.
+        let origin = read.pose().parent.translation;
+        let mut plain: Vec<Vec2> = read.joints().iter().map(|&j| j - origin).collect();
+        FABRIK.solve(&mut plain, &lengths_of(&read.joints()), goal - origin, &ChainLimits::NONE).unwrap();
+        let plain: Vec<Vec2> = plain.iter().map(|&j| j + origin).collect();
+        for (p, q) in posed.iter().zip(&plain) {
+            assert!(p.distance(*q) < 1e-4, "{posed:?} {plain:?}");
+        }
     }
 
     #[test]

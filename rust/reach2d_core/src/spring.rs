@@ -389,6 +389,18 @@ pub fn carry_spring(frame: &mut SpringFrame, bones: &mut [SpringBone], jump: Aff
     }
 }
 
+/// Reflects the state with the character when the reflection that flipped it is known: `mirror` maps the old
+/// world onto the flipped one (for a `scale.x` flip of a node with global transform `G`, `G * diag(-1, 1) * G⁻¹`).
+///
+/// Unlike [`carry_spring`], the next step then feels the frame's own motion as usual (the goal's move since the last
+/// step, seen in the reflected world), so a character flipped in the middle of a run keeps being the exact mirror
+/// image of one that never flipped, not only on frames where its root keeps its velocity. `mirror` must be a
+/// reflection (negative determinant); anything not finite or singular unprimes the state. Never panics.
+pub fn mirror_spring(frame: &mut SpringFrame, bones: &mut [SpringBone], mirror: Affine2) {
+    carry_spring(frame, bones, mirror);
+    frame.coast = false;
+}
+
 /// Advances the chain by `delta` seconds toward `goal` and writes the simulated global joints into `out`.
 ///
 /// `out[0]` is the goal's root joint; each following joint is the previous one plus the bone's goal length along

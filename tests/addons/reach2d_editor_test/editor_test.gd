@@ -218,6 +218,22 @@ func _test_convert_button(root: Node) -> void:
 	stack.add_modification(look)
 	look.set_bone2d_node(NodePath("bone_0"))
 	look.set_target_node(NodePath("../Target"))
+	# A FABRIK whose tip takes the target's rotation, on a tip drawn with a bone angle: the converter adds a turned
+	# child of the target (issue 21), which undo must take back too.
+	var bone_2: Bone2D = skeleton.get_node("bone_0/bone_1/bone_2")
+	var bone_2_angle := bone_2.get_bone_angle()
+	var bone_2_auto := bone_2.get_autocalculate_length_and_angle()
+	bone_2.set_autocalculate_length_and_angle(false)
+	bone_2.set_bone_angle(0.4)
+	var fabrik := SkeletonModification2DFABRIK.new()
+	fabrik.enabled = true
+	stack.add_modification(fabrik)
+	fabrik.set_target_node(NodePath("../Target"))
+	fabrik.set_fabrik_data_chain_length(3)
+	for j in 3:
+		fabrik.set_fabrik_joint_bone2d_node(j, NodePath("/".join(["bone_0", "bone_1", "bone_2"].slice(0, j + 1))))
+	fabrik.set_fabrik_joint_use_target_rotation(2, true)
+	var target_children := root.get_node("Target").get_child_count()
 	EditorInterface.edit_node(skeleton)
 	for i in 5:
 		await get_tree().process_frame
@@ -228,7 +244,10 @@ func _test_convert_button(root: Node) -> void:
 	var before := root.get_child_count()
 	buttons[0].pressed.emit()
 	var made := root.find_children("*", "LookAt2D", false, false)
-	expect(root.get_child_count() == before + 1 and made.size() == 1, "the button created one LookAt2D (%s)" % [made])
+	expect(root.get_child_count() == before + 2 and made.size() == 1, "the button created one LookAt2D and one FabrikChain2D (%s)" % [made])
+	var chains := root.find_children("Skeleton_FabrikChain2D*", "FabrikChain2D", false, false)
+	var turned: Node = root.get_node("Target").get_node_or_null("bone_2Rotation")
+	expect(chains.size() == 1 and turned != null and chains[0].target == turned and turned.owner == root, "the FabrikChain2D reaches for a turned child of the target, saved with the scene (%s, chains %s, its target %s, owner %s)" % [turned, chains, chains[0].target if chains.size() == 1 else null, turned.owner if turned != null else null])
 	if made.size() == 1:
 		expect(made[0].bone == skeleton.get_node("bone_0") and made[0].target == root.get_node("Target"), "with the modification's bone and target")
 		expect(made[0].owner == root, "owned by the scene, so it saves")
@@ -236,7 +255,10 @@ func _test_convert_button(root: Node) -> void:
 	var history := EditorInterface.get_editor_undo_redo()
 	history.get_history_undo_redo(history.get_object_history_id(skeleton)).undo()
 	expect(root.get_child_count() == before and look.enabled, "undo removes the node and enables the modification again")
+	expect(root.get_node("Target").get_child_count() == target_children and fabrik.enabled, "undo removes the turned target too")
 	skeleton.set_modification_stack(null)
+	bone_2.set_bone_angle(bone_2_angle)
+	bone_2.set_autocalculate_length_and_angle(bone_2_auto)
 	print("editor convert button: LookAt modification -> %s, undo ok" % [made])
 
 

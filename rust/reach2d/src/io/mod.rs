@@ -2,6 +2,7 @@
 //! authored-pose memory (`authored`), the stretch's tip position (`stretch`), and the one place Godot and glam types
 //! meet (`convert`).
 
+pub mod ancestors;
 pub mod authored;
 pub mod bones;
 pub mod chain;

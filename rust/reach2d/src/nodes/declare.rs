@@ -150,7 +150,11 @@ macro_rules! node_class {
                     update_mode: "When the node steps by itself: every process frame ([constant UPDATE_PROCESS]), \
                         every physics frame ([constant UPDATE_PHYSICS]), or only when [method advance] or \
                         [method solve] is called ([constant UPDATE_MANUAL]). Any other value is an error and is \
-                        ignored.",
+                        ignored. In physics mode each step advances by the tick's time; in process mode by the \
+                        frame's, but never by more than Godot's physics catches up after a long frame \
+                        ([member Engine.max_physics_steps_per_frame] ticks). With physics interpolation on, use \
+                        physics mode and let whatever poses the bones (an [AnimationPlayer]'s \
+                        [member AnimationMixer.callback_mode_process]) run in physics too.",
                     editor_preview: "Simulate in the editor while you edit. Saving a scene always stores your own \
                         bone rotations.",
                     process: "[member update_mode]: step every process frame (the default).",
@@ -253,7 +257,12 @@ macro_rules! node_class {
                         ignored.",
                     update_mode: "When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), \
                         every physics frame ([constant UPDATE_PHYSICS]), or only when [method solve] is called \
-                        ([constant UPDATE_MANUAL]). Any other value is an error and is ignored.",
+                        ([constant UPDATE_MANUAL]). Any other value is an error and is ignored. Use the mode of \
+                        whatever poses the bones: with [AnimationMixer.callback_mode_process] on [i]Physics[/i] (as \
+                        with physics interpolation on, where each Bone2D is then drawn between its poses at the last \
+                        two ticks), [constant UPDATE_PHYSICS]; on [i]Idle[/i], [constant UPDATE_PROCESS]. Physics \
+                        mode under an animation in [i]Idle[/i] never shows: the animation poses the bones again \
+                        every frame after the tick's solve (the flicker of Godot's own modifications).",
                     editor_preview: "Show the solve in the editor while you edit. Saving a scene always stores your \
                         own bone rotations.",
                     process: "[member update_mode]: solve every process frame (the default).",

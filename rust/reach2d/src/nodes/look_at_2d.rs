@@ -116,11 +116,16 @@ impl LookAt2D {
     }
 }
 
+/// How far along the solved direction (px) the facing joint is placed for the write-back.
+const LOOK_DISTANCE: f32 = 1024.0;
+
 /// Turns the bone (`joints`: its origin and the end of its facing direction) toward `goal`; returns its origin.
 fn look_at(joints: &mut [Vec2], goal: Vec2) -> Result<Vec2, Problem> {
     let origin = joints[0];
     let current = joints[1] - origin;
     let solution = solve_look_at(origin, current, goal, 0.0, None).map_err(Problem::Solver)?;
-    joints[1] = origin + solution.direction;
+    // Far along the direction, not one pixel: the write-back reads the direction back from global points, where a
+    // unit step rounds to 1e-4 rad at a few hundred pixels from the origin (a mirrored character's rounds otherwise).
+    joints[1] = origin + solution.direction * LOOK_DISTANCE;
     Ok(origin)
 }

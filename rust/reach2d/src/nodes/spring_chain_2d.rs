@@ -1,12 +1,14 @@
 //! `SpringChain2D`: secondary motion. A chain of Bone2D nodes follows its animated or IK pose through damped
 //! rotational springs (`reach2d_core::spring`), for hair, tails, capes and antennae.
 
+use glam::Affine2;
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{SpringCollider, SpringSettings};
 
 use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::io::ancestors;
 use crate::io::bones::{self, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::io::convert::vec2;
@@ -190,7 +192,7 @@ impl INode2D for SpringChain2D {
         frame::ready(self, SPRING_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Process, delta);
+        frame::tick(self, Tick::Process, delta.min(physics_catch_up()));
     }
     fn physics_process(&mut self, delta: f64) {
         frame::tick(self, Tick::Physics, delta);
@@ -290,8 +292,10 @@ impl SpringChain2D {
         let limits = bones::chain_limits(bones, self.limits.active());
         bones::read_adjusted(bones, TipEnd::BoneLength, Start::default(), |poses| goal.follow(poses))?;
         let teleport_distance = self.teleport_distance;
+        let parent = bones.chain.parent();
+        let flipped = |visit: &mut dyn FnMut(Affine2)| ancestors::visit_global_transforms(parent, visit);
         let report = bones.pose.place_joints(|pose, joints| {
-            let report = simulation.step(pose, joints, limits, &settings, delta, teleport_distance)?;
+            let report = simulation.step(pose, joints, limits, &settings, delta, teleport_distance, flipped)?;
             simulation.collide(joints, &settings, space.as_mut().map(|s| s as &mut dyn SpringCollider));
             Ok::<_, Problem>(report)
         })?;
@@ -322,4 +326,14 @@ impl SpringChain2D {
             max_angle_step: if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY },
         })
     }
+}
+
+/// The most time Godot's physics advances in one frame, seconds: `max_physics_steps_per_frame` ticks. A process
+/// frame longer than that (a hitch, the first frame of a run, which holds the loading time) steps the spring by this
+/// much only, so that in process mode the spring advances by the same time as the physics world and as it would in
+/// physics mode.
+fn physics_catch_up() -> f64 {
+    let engine = Engine::singleton();
+    let ticks = engine.get_physics_ticks_per_second().max(1);
+    f64::from(engine.get_max_physics_steps_per_frame().max(1)) / f64::from(ticks)
 }
