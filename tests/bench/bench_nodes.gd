@@ -122,8 +122,11 @@ func measure(kind: String, n: int, use_builtin: bool, mirrored: bool) -> Diction
 ##
 ## With `colliders` both collide with a StaticBody2D floor under each chain, 40 px below its root (the longer chains
 ## start through it, the swaying skeletons drag them along it): the spring with `use_colliders` (radius 4), the
-## jiggle with `use_colliders` (its ray per joint needs the physics execution mode).
-func measure_spring(n: int, use_builtin: bool, colliders := false) -> Dictionary:
+## jiggle with `use_colliders` (its ray per joint needs the physics execution mode). `engine`: the spring's
+## queries answered by the physics engine (Reach2DDebug.set_spring_engine_queries) instead of its local narrow
+## phase. `floor_drop`: how far below the root the floor's top lies (40 px: in contact; 400: out of reach, one
+## bounding query per chain and frame).
+func measure_spring(n: int, use_builtin: bool, colliders := false, engine := false, floor_drop := 40.0) -> Dictionary:
 	var rigs := []
 	var springs := []
 	var floors := []
@@ -133,7 +136,7 @@ func measure_spring(n: int, use_builtin: bool, colliders := false) -> Dictionary
 		rigs.append(rig)
 		if colliders:
 			var body := StaticBody2D.new()
-			body.position = at + Vector2(0, 50)
+			body.position = at + Vector2(0, floor_drop + 10)
 			var shape := CollisionShape2D.new()
 			var rect := RectangleShape2D.new()
 			rect.size = Vector2(2 * n * LENGTH + 40, 20)
@@ -173,6 +176,7 @@ func measure_spring(n: int, use_builtin: bool, colliders := false) -> Dictionary
 	if colliders:
 		for i in 2:
 			await physics_frame
+	ClassDB.class_call_static("Reach2DDebug", "set_spring_engine_queries", engine)
 	var samples := []
 	var finite := true
 	var mode := 1 if colliders else 0
@@ -194,6 +198,7 @@ func measure_spring(n: int, use_builtin: bool, colliders := false) -> Dictionary
 		rig["target"].free()
 	for spring in springs:
 		spring.free()
+	ClassDB.class_call_static("Reach2DDebug", "set_spring_engine_queries", false)
 	for body in floors:
 		body.free()
 	var s := stats(samples)
@@ -227,9 +232,35 @@ func spring_table() -> void:
 			jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / on["median"]])
 		if not (off["finite"] and on["finite"] and jiggle["finite"]):
 			print("| %d | not finite: off %s, on %s, jiggle %s | | | | |" % [n, off["finite"], on["finite"], jiggle["finite"]])
+	print("")
+	print("Colliders, local narrow phase vs the engine's queries (a StaticBody2D floor under each chain, in contact; and out of reach): microseconds per chain per 1/60 s frame (median [p10, p90])")
+	print("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | on, local, floor out of reach | out of reach / off |")
+	print("|---|---|---|---|---|---|---|---|---|---|")
+	for n in [4, 8, 16]:
+		var off: Dictionary = await measure_spring(n, false, false)
+		var local: Dictionary = await measure_spring(n, false, true, false)
+		var engine: Dictionary = await measure_spring(n, false, true, true)
+		var jiggle: Dictionary = await measure_spring(n, true, true)
+		var far: Dictionary = await measure_spring(n, false, true, false, 400.0)
+		var row := [n]
+		for d in [off, local, engine]:
+			row.append_array([d["median"], d["p10"], d["p90"]])
+		row.append_array([local["median"] / off["median"], engine["median"] / local["median"]])
+		row.append_array([jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / local["median"]])
+		row.append_array([far["median"], far["p10"], far["p90"], far["median"] / off["median"]])
+		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.2f [%.2f, %.2f] | %.2fx |" % row)
+		for d in [off, local, engine, jiggle, far]:
+			if not d["finite"]:
+				print("| %d | not finite | | | | | | | | |" % n)
 
 
 func _run() -> void:
+	if "--spring-only" in OS.get_cmdline_user_args():
+		print("Godot %s, %d chains per set, %d repeats; spring tables only" % [Engine.get_version_info()["string"], CHAINS_PER_SET, REPEATS])
+		await spring_table()
+		print("REACH2D_DONE")
+		quit(0)
+		return
 	print("Godot %s, %d chains per set, %d repeats; microseconds per chain solve (median [p10, p90])" % [Engine.get_version_info()["string"], CHAINS_PER_SET, REPEATS])
 	print("| solver | N | Reach2D us | built-in us | built-in / Reach2D | Reach2D error px | built-in error px | mirrored: Reach2D error | mirrored: built-in error |")
 	print("|---|---|---|---|---|---|---|---|---|")
