@@ -80,6 +80,8 @@ pub struct WorldQueries {
     /// The chain's bounding circle, asked first.
     bounds_shape: Gd<CircleShape2D>,
     bounds: Gd<PhysicsShapeQueryParameters2D>,
+    /// The bounding circle's radius as last set (px).
+    bounds_radius: f32,
     radius: f32,
     filter: Option<Filter>,
     point: Variant,
@@ -106,6 +108,7 @@ impl WorldQueries {
             ray: PhysicsRayQueryParameters2D::new_gd(),
             bounds_shape,
             bounds,
+            bounds_radius: -1.0,
             radius: -1.0,
             filter: None,
             point: GString::from("point").to_variant(),
@@ -263,7 +266,14 @@ impl SpringCollider for Space<'_> {
 
     fn anything_near(&mut self, centre: Vec2, radius: f32) -> bool {
         let queries = &mut *self.queries;
-        queries.bounds_shape.set_radius(radius);
+        // A bounding circle somewhat larger than asked: a shape's radius changes only when the chain outgrows it or
+        // shrinks well inside it (setting it re-sends the shape to the server), and the local world then also
+        // covers an end that slides a little beyond the chain's box.
+        if !(queries.bounds_radius >= radius * 1.1 && queries.bounds_radius <= radius * 1.6) {
+            queries.bounds_radius = radius * 1.3;
+            queries.bounds_shape.set_radius(queries.bounds_radius);
+        }
+        let radius = queries.bounds_radius;
         queries.bounds.set_transform(Transform2D::from_angle_origin(0.0, vector2(centre)));
         self.local = false;
         if FORCE_ENGINE.load(Ordering::Relaxed) {
