@@ -125,13 +125,15 @@ func measure(kind: String, n: int, use_builtin: bool, mirrored: bool) -> Diction
 ## jiggle with `use_colliders` (its ray per joint needs the physics execution mode). `engine`: the spring's
 ## queries answered by the physics engine (Reach2DDebug.set_spring_engine_queries) instead of its local narrow
 ## phase. `floor_drop`: how far below the root the floor's top lies (40 px: in contact; 400: out of reach, one
-## bounding query per chain and frame).
-func measure_spring(n: int, use_builtin: bool, colliders := false, engine := false, floor_drop := 40.0) -> Dictionary:
+## bounding query per chain and frame). `spacing`: the distance between chains (px); at 220 the longer chains'
+## bounding circles also reach their neighbours' floors (N = 16: 7.7 floors per chain and frame), at 1000 each
+## chain meets only its own.
+func measure_spring(n: int, use_builtin: bool, colliders := false, engine := false, floor_drop := 40.0, spacing := 220.0) -> Dictionary:
 	var rigs := []
 	var springs := []
 	var floors := []
 	for c in CHAINS_PER_SET:
-		var at := Vector2(200 + (c % 8) * 220, 200 + (c / 8) * 220)
+		var at := Vector2(200 + (c % 8) * spacing, 200 + (c / 8) * spacing)
 		var rig := make_rig(n, at, c % 2 == 1)
 		rigs.append(rig)
 		if colliders:
@@ -177,6 +179,7 @@ func measure_spring(n: int, use_builtin: bool, colliders := false, engine := fal
 		for i in 2:
 			await physics_frame
 	ClassDB.class_call_static("Reach2DDebug", "set_spring_engine_queries", engine)
+	var read_before: int = ClassDB.class_call_static("Reach2DDebug", "spring_shapes_read")
 	var samples := []
 	var finite := true
 	var mode := 1 if colliders else 0
@@ -199,10 +202,12 @@ func measure_spring(n: int, use_builtin: bool, colliders := false, engine := fal
 	for spring in springs:
 		spring.free()
 	ClassDB.class_call_static("Reach2DDebug", "set_spring_engine_queries", false)
+	var shapes_read: int = ClassDB.class_call_static("Reach2DDebug", "spring_shapes_read") - read_before
 	for body in floors:
 		body.free()
 	var s := stats(samples)
 	s["finite"] = finite
+	s["shapes"] = float(shapes_read) / (REPEATS * rigs.size())
 	return s
 
 
@@ -234,24 +239,39 @@ func spring_table() -> void:
 			print("| %d | not finite: off %s, on %s, jiggle %s | | | | |" % [n, off["finite"], on["finite"], jiggle["finite"]])
 	print("")
 	print("Colliders, local narrow phase vs the engine's queries (a StaticBody2D floor under each chain, in contact; and out of reach): microseconds per chain per 1/60 s frame (median [p10, p90])")
-	print("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | on, local, floor out of reach | out of reach / off |")
-	print("|---|---|---|---|---|---|---|---|---|---|")
+	print("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | on, local, floor out of reach | out of reach / off | shapes read per chain and frame |")
+	print("|---|---|---|---|---|---|---|---|---|---|---|")
 	for n in [4, 8, 16]:
 		var off: Dictionary = await measure_spring(n, false, false)
 		var local: Dictionary = await measure_spring(n, false, true, false)
 		var engine: Dictionary = await measure_spring(n, false, true, true)
 		var jiggle: Dictionary = await measure_spring(n, true, true)
-		var far: Dictionary = await measure_spring(n, false, true, false, 400.0)
+		var far: Dictionary = await measure_spring(n, false, true, false, 2000.0)
 		var row := [n]
 		for d in [off, local, engine]:
 			row.append_array([d["median"], d["p10"], d["p90"]])
 		row.append_array([local["median"] / off["median"], engine["median"] / local["median"]])
 		row.append_array([jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / local["median"]])
-		row.append_array([far["median"], far["p10"], far["p90"], far["median"] / off["median"]])
-		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.2f [%.2f, %.2f] | %.2fx |" % row)
+		row.append_array([far["median"], far["p10"], far["p90"], far["median"] / off["median"], local["shapes"]])
+		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.1f |" % row)
 		for d in [off, local, engine, jiggle, far]:
 			if not d["finite"]:
-				print("| %d | not finite | | | | | | | | |" % n)
+				print("| %d | not finite | | | | | | | | | |" % n)
+	print("")
+	print("Colliders, each chain alone with its floor (chains 1000 px apart): microseconds per chain per 1/60 s frame (median [p10, p90])")
+	print("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | shapes read per chain and frame |")
+	print("|---|---|---|---|---|---|---|---|---|")
+	for n in [4, 8, 16]:
+		var off: Dictionary = await measure_spring(n, false, false, false, 40.0, 1000.0)
+		var local: Dictionary = await measure_spring(n, false, true, false, 40.0, 1000.0)
+		var engine: Dictionary = await measure_spring(n, false, true, true, 40.0, 1000.0)
+		var jiggle: Dictionary = await measure_spring(n, true, true, false, 40.0, 1000.0)
+		var row := [n]
+		for d in [off, local, engine]:
+			row.append_array([d["median"], d["p10"], d["p90"]])
+		row.append_array([local["median"] / off["median"], engine["median"] / local["median"]])
+		row.append_array([jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / local["median"], local["shapes"]])
+		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.1f |" % row)
 
 
 func _run() -> void:

@@ -95,4 +95,11 @@ impl Reach2DDebug {
     pub fn spring_engine_queries() -> i64 {
         crate::spring_collision::query_counts()[2] as i64
     }
+
+    /// How many shapes the local narrow phase has read from the physics server (one bounding query per chain and
+    /// step returns them).
+    #[func]
+    pub fn spring_shapes_read() -> i64 {
+        crate::spring_collision::query_counts()[3] as i64
+    }
 }

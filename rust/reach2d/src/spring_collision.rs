@@ -47,6 +47,8 @@ static FORCE_ENGINE: AtomicBool = AtomicBool::new(false);
 static LOCAL_STEPS: AtomicU64 = AtomicU64::new(0);
 static ENGINE_STEPS: AtomicU64 = AtomicU64::new(0);
 static ENGINE_QUERIES: AtomicU64 = AtomicU64::new(0);
+/// Shapes read into the local world.
+static SHAPES_READ: AtomicU64 = AtomicU64::new(0);
 
 /// Forces the engine queries (`true`) or lets the local narrow phase answer (`false`, the default). Testing only,
 /// through `Reach2DDebug` (debug and bench builds).
@@ -55,10 +57,10 @@ pub fn force_engine_queries(on: bool) {
     FORCE_ENGINE.store(on, Ordering::Relaxed);
 }
 
-/// `[local steps, engine steps, engine queries from local steps]` since the library was loaded.
+/// `[local steps, engine steps, engine queries from local steps, shapes read]` since the library was loaded.
 #[cfg_attr(not(any(debug_assertions, feature = "bench")), allow(dead_code))]
-pub fn query_counts() -> [u64; 3] {
-    [&LOCAL_STEPS, &ENGINE_STEPS, &ENGINE_QUERIES].map(|c| c.load(Ordering::Relaxed))
+pub fn query_counts() -> [u64; 4] {
+    [&LOCAL_STEPS, &ENGINE_STEPS, &ENGINE_QUERIES, &SHAPES_READ].map(|c| c.load(Ordering::Relaxed))
 }
 
 /// What the node asks to collide with.
@@ -187,6 +189,7 @@ impl Space<'_> {
         queries.local.clear();
         queries.local.set_bound(centre, radius);
         let server = PhysicsServer2D::singleton();
+        SHAPES_READ.fetch_add(found.len() as u64, Ordering::Relaxed);
         for result in found.iter_shared() {
             let rid = result.get(&queries.rid).and_then(|v| v.try_to::<Rid>().ok());
             let index = result.get(&queries.shape_index).and_then(|v| v.try_to::<i32>().ok());
@@ -269,8 +272,8 @@ impl SpringCollider for Space<'_> {
         // A bounding circle somewhat larger than asked: a shape's radius changes only when the chain outgrows it or
         // shrinks well inside it (setting it re-sends the shape to the server), and the local world then also
         // covers an end that slides a little beyond the chain's box.
-        if !(queries.bounds_radius >= radius * 1.1 && queries.bounds_radius <= radius * 1.6) {
-            queries.bounds_radius = radius * 1.3;
+        if !(queries.bounds_radius >= radius && queries.bounds_radius <= radius * 1.25) {
+            queries.bounds_radius = radius * 1.1;
             queries.bounds_shape.set_radius(queries.bounds_radius);
         }
         let radius = queries.bounds_radius;
