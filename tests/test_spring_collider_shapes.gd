@@ -216,3 +216,30 @@ func test_areas_off_and_disabled_shapes_are_not_there() -> void:
 		for node in [case["character"], spring, area, disabled]:
 			node.free()
 	debug("set_spring_engine_queries", false)
+
+
+func test_a_tile_map_layer_floor_goes_to_the_engine() -> void:
+	# A TileMapLayer's tiles are shapes of a body the layer owns; its collider is no CollisionObject2D, so whether a
+	# tile's polygon is one-way cannot be read per shape: the chain asks the engine, with the engine's answers.
+	await check_case("TileMapLayer floor", func():
+		var tiles := TileSet.new()
+		tiles.tile_size = Vector2i(32, 32)
+		tiles.add_physics_layer()
+		tiles.set_physics_layer_collision_layer(0, 1)
+		var source := TileSetAtlasSource.new()
+		var texture := PlaceholderTexture2D.new()
+		texture.size = Vector2(32, 32)
+		source.texture = texture
+		source.texture_region_size = Vector2i(32, 32)
+		tiles.add_source(source, 0)
+		source.create_tile(Vector2i.ZERO)
+		var data := source.get_tile_data(Vector2i.ZERO, 0)
+		data.add_collision_polygon(0)
+		data.set_collision_polygon_points(0, 0, PackedVector2Array([Vector2(-16, -16), Vector2(16, -16), Vector2(16, 16), Vector2(-16, 16)]))
+		var layer := TileMapLayer.new()
+		layer.tile_set = tiles
+		for x in range(4, 16):
+			layer.set_cell(Vector2i(x, 8), 0, Vector2i.ZERO)
+		layer.update_internals()
+		add_child(layer)
+		return layer, false)

@@ -202,7 +202,7 @@ impl LocalWorld {
         let start = self.points.len();
         self.points.extend(pairs.into_iter().map(|v| transform.transform_point2(v)));
         let count = self.points.len() - start;
-        if count % 2 != 0 || count == 0 || !self.points[start..].iter().all(|p| p.is_finite()) {
+        if !count.is_multiple_of(2) || count == 0 || !self.points[start..].iter().all(|p| p.is_finite()) {
             self.points.truncate(start);
             return false;
         }
