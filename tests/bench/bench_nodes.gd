@@ -122,18 +122,23 @@ func measure(kind: String, n: int, use_builtin: bool, mirrored: bool) -> Diction
 ##
 ## With `colliders` both collide with a StaticBody2D floor under each chain, 40 px below its root (the longer chains
 ## start through it, the swaying skeletons drag them along it): the spring with `use_colliders` (radius 4), the
-## jiggle with `use_colliders` (its ray per joint needs the physics execution mode).
-func measure_spring(n: int, use_builtin: bool, colliders := false) -> Dictionary:
+## jiggle with `use_colliders` (its ray per joint needs the physics execution mode). `engine`: the spring's
+## queries answered by the physics engine (Reach2DDebug.set_spring_engine_queries) instead of its local narrow
+## phase. `floor_drop`: how far below the root the floor's top lies (40 px: in contact; 400: out of reach, one
+## bounding query per chain and frame). `spacing`: the distance between chains (px); at 220 the longer chains'
+## bounding circles also reach their neighbours' floors (N = 16: 7.7 floors per chain and frame), at 1000 each
+## chain meets only its own.
+func measure_spring(n: int, use_builtin: bool, colliders := false, engine := false, floor_drop := 40.0, spacing := 220.0) -> Dictionary:
 	var rigs := []
 	var springs := []
 	var floors := []
 	for c in CHAINS_PER_SET:
-		var at := Vector2(200 + (c % 8) * 220, 200 + (c / 8) * 220)
+		var at := Vector2(200 + (c % 8) * spacing, 200 + (c / 8) * spacing)
 		var rig := make_rig(n, at, c % 2 == 1)
 		rigs.append(rig)
 		if colliders:
 			var body := StaticBody2D.new()
-			body.position = at + Vector2(0, 50)
+			body.position = at + Vector2(0, floor_drop + 10)
 			var shape := CollisionShape2D.new()
 			var rect := RectangleShape2D.new()
 			rect.size = Vector2(2 * n * LENGTH + 40, 20)
@@ -173,6 +178,8 @@ func measure_spring(n: int, use_builtin: bool, colliders := false) -> Dictionary
 	if colliders:
 		for i in 2:
 			await physics_frame
+	ClassDB.class_call_static("Reach2DDebug", "set_spring_engine_queries", engine)
+	var read_before: int = ClassDB.class_call_static("Reach2DDebug", "spring_shapes_read")
 	var samples := []
 	var finite := true
 	var mode := 1 if colliders else 0
@@ -194,10 +201,13 @@ func measure_spring(n: int, use_builtin: bool, colliders := false) -> Dictionary
 		rig["target"].free()
 	for spring in springs:
 		spring.free()
+	ClassDB.class_call_static("Reach2DDebug", "set_spring_engine_queries", false)
+	var shapes_read: int = ClassDB.class_call_static("Reach2DDebug", "spring_shapes_read") - read_before
 	for body in floors:
 		body.free()
 	var s := stats(samples)
 	s["finite"] = finite
+	s["shapes"] = float(shapes_read) / (REPEATS * rigs.size())
 	return s
 
 
@@ -227,9 +237,50 @@ func spring_table() -> void:
 			jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / on["median"]])
 		if not (off["finite"] and on["finite"] and jiggle["finite"]):
 			print("| %d | not finite: off %s, on %s, jiggle %s | | | | |" % [n, off["finite"], on["finite"], jiggle["finite"]])
+	print("")
+	print("Colliders, local narrow phase vs the engine's queries (a StaticBody2D floor under each chain, in contact; and out of reach): microseconds per chain per 1/60 s frame (median [p10, p90])")
+	print("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | on, local, floor out of reach | out of reach / off | shapes read per chain and frame |")
+	print("|---|---|---|---|---|---|---|---|---|---|---|")
+	for n in [4, 8, 16]:
+		var off: Dictionary = await measure_spring(n, false, false)
+		var local: Dictionary = await measure_spring(n, false, true, false)
+		var engine: Dictionary = await measure_spring(n, false, true, true)
+		var jiggle: Dictionary = await measure_spring(n, true, true)
+		var far: Dictionary = await measure_spring(n, false, true, false, 2000.0)
+		var row := [n]
+		for d in [off, local, engine]:
+			row.append_array([d["median"], d["p10"], d["p90"]])
+		row.append_array([local["median"] / off["median"], engine["median"] / local["median"]])
+		row.append_array([jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / local["median"]])
+		row.append_array([far["median"], far["p10"], far["p90"], far["median"] / off["median"], local["shapes"]])
+		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.1f |" % row)
+		for d in [off, local, engine, jiggle, far]:
+			if not d["finite"]:
+				print("| %d | not finite | | | | | | | | | |" % n)
+	print("")
+	print("Colliders, each chain alone with its floor (chains 1000 px apart): microseconds per chain per 1/60 s frame (median [p10, p90])")
+	print("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | shapes read per chain and frame |")
+	print("|---|---|---|---|---|---|---|---|---|")
+	for n in [4, 8, 16]:
+		var off: Dictionary = await measure_spring(n, false, false, false, 40.0, 1000.0)
+		var local: Dictionary = await measure_spring(n, false, true, false, 40.0, 1000.0)
+		var engine: Dictionary = await measure_spring(n, false, true, true, 40.0, 1000.0)
+		var jiggle: Dictionary = await measure_spring(n, true, true, false, 40.0, 1000.0)
+		var row := [n]
+		for d in [off, local, engine]:
+			row.append_array([d["median"], d["p10"], d["p90"]])
+		row.append_array([local["median"] / off["median"], engine["median"] / local["median"]])
+		row.append_array([jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / local["median"], local["shapes"]])
+		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.1f |" % row)
 
 
 func _run() -> void:
+	if "--spring-only" in OS.get_cmdline_user_args():
+		print("Godot %s, %d chains per set, %d repeats; spring tables only" % [Engine.get_version_info()["string"], CHAINS_PER_SET, REPEATS])
+		await spring_table()
+		print("REACH2D_DONE")
+		quit(0)
+		return
 	print("Godot %s, %d chains per set, %d repeats; microseconds per chain solve (median [p10, p90])" % [Engine.get_version_info()["string"], CHAINS_PER_SET, REPEATS])
 	print("| solver | N | Reach2D us | built-in us | built-in / Reach2D | Reach2D error px | built-in error px | mirrored: Reach2D error | mirrored: built-in error |")
 	print("|---|---|---|---|---|---|---|---|---|")

@@ -74,4 +74,39 @@ impl Reach2DDebug {
     pub fn object_address_is_engine_object(object: Gd<Object>) -> bool {
         crate::prefetch::address_is_engine_object(&object)
     }
+
+    /// [code]true[/code] makes every [SpringChain2D] answer its colliders' queries with the physics engine's
+    /// (ray and rest-info queries per bone), as before the local narrow phase; [code]false[/code] (the default)
+    /// lets the local narrow phase answer. For tests and benchmarks comparing the two.
+    #[func]
+    pub fn set_spring_engine_queries(on: bool) {
+        crate::spring_collision::force_engine_queries(on);
+    }
+
+    /// How many [SpringChain2D] steps with something near had their colliders answered by the local narrow phase
+    /// since the library was loaded.
+    #[func]
+    pub fn spring_local_steps() -> i64 {
+        crate::spring_collision::query_counts()[0] as i64
+    }
+
+    /// How many such steps the physics engine answered (forced, or a shape the local narrow phase cannot hold).
+    #[func]
+    pub fn spring_engine_steps() -> i64 {
+        crate::spring_collision::query_counts()[1] as i64
+    }
+
+    /// How many single queries of locally answered steps went to the engine (they reached outside the bounding
+    /// circle the local shapes were gathered in).
+    #[func]
+    pub fn spring_engine_queries() -> i64 {
+        crate::spring_collision::query_counts()[2] as i64
+    }
+
+    /// How many shapes the local narrow phase has read from the physics server (one bounding query per chain and
+    /// step returns them).
+    #[func]
+    pub fn spring_shapes_read() -> i64 {
+        crate::spring_collision::query_counts()[3] as i64
+    }
 }

@@ -6,16 +6,62 @@
 //! the circle itself, but finds its fraction by bisection (to 1/256 of the motion): neither exact nor mirror-exact,
 //! and dearer. The query objects are made once and reused: per query only their positions change, so nothing is
 //! allocated on the Rust side per frame (Godot itself returns each answer in a `Dictionary`).
+//!
+//! # The local narrow phase
+//!
+//! Each engine answer comes in a `Dictionary`, which costs about a microsecond per bone in contact. So the bounding
+//! query asks for the shapes themselves (up to [`MAX_SHAPES`]: `rid`, `shape` index, `collider`), each is read once
+//! through `PhysicsServer2D` (its shape, type, data and global transform) into a `reach2d_core::LocalWorld`, and
+//! the chain's sweeps and overlaps are answered there: exact geometry, mirror-exact, no engine call. Whatever the
+//! local world cannot hold sends the whole chain back to the engine queries for that step, so nothing is answered
+//! worse than before: a bounding query that returns [`MAX_SHAPES`] shapes, a shape type it does not know
+//! (`SeparationRayShape2D`, custom), a circle or capsule under a non-uniform scale or skew, a degenerate or
+//! non-convex polygon, a one-way shape (the one-way rule is the engine's), and a collider that is not a
+//! `CollisionObject2D` (a `TileMapLayer`'s tiles: whether a tile's polygon is one-way cannot be read per shape). A
+//! single query that reaches outside the bounding circle (the local world holds only what that circle touched) is
+//! also asked of the engine. Body or area is told by the collider's class (an `area_*` call on a body prints
+//! errors). Disabled shapes are skipped. [`Reach2DDebug`](crate::debug_alloc) can force the engine path and counts
+//! which path each step took, so the tests compare the two.
 
-use godot::builtin::{GString, Transform2D, Variant, Vector2};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use godot::builtin::{GString, PackedVector2Array, Rid, Transform2D, VarDictionary, Variant, Vector2};
+use godot::classes::physics_server_2d::{BodyState, ShapeType};
 use godot::classes::{
-    CircleShape2D, Node2D, PhysicsDirectSpaceState2D, PhysicsRayQueryParameters2D, PhysicsShapeQueryParameters2D,
+    Area2D, CircleShape2D, CollisionObject2D, Node2D, Object, PhysicsDirectSpaceState2D, PhysicsRayQueryParameters2D,
+    PhysicsServer2D, PhysicsShapeQueryParameters2D,
 };
-use godot::obj::{Gd, NewGd};
+use godot::obj::{Gd, NewGd, Singleton};
 use godot::prelude::ToGodot;
-use reach2d_core::{SpringCollider, Vec2};
+use reach2d_core::{LocalWorld, SpringCollider, Vec2};
 
-use crate::io::convert::{vec2, vector2};
+use crate::io::convert::{affine, vec2, vector2};
+
+/// Most shapes the bounding query returns for the local narrow phase; a step that finds this many asks the engine.
+pub const MAX_SHAPES: i32 = 32;
+
+/// Testing switch: `true` answers every query with the engine's (set through `Reach2DDebug`).
+static FORCE_ENGINE: AtomicBool = AtomicBool::new(false);
+/// Steps answered by the local narrow phase, by the engine, and single queries sent to the engine from a local
+/// step (outside the bounding circle). Counted for the tests (`Reach2DDebug`); a relaxed add per chain step.
+static LOCAL_STEPS: AtomicU64 = AtomicU64::new(0);
+static ENGINE_STEPS: AtomicU64 = AtomicU64::new(0);
+static ENGINE_QUERIES: AtomicU64 = AtomicU64::new(0);
+/// Shapes read into the local world.
+static SHAPES_READ: AtomicU64 = AtomicU64::new(0);
+
+/// Forces the engine queries (`true`) or lets the local narrow phase answer (`false`, the default). Testing only,
+/// through `Reach2DDebug` (debug and bench builds).
+#[cfg_attr(not(any(debug_assertions, feature = "bench")), allow(dead_code))]
+pub fn force_engine_queries(on: bool) {
+    FORCE_ENGINE.store(on, Ordering::Relaxed);
+}
+
+/// `[local steps, engine steps, engine queries from local steps, shapes read]` since the library was loaded.
+#[cfg_attr(not(any(debug_assertions, feature = "bench")), allow(dead_code))]
+pub fn query_counts() -> [u64; 4] {
+    [&LOCAL_STEPS, &ENGINE_STEPS, &ENGINE_QUERIES, &SHAPES_READ].map(|c| c.load(Ordering::Relaxed))
+}
 
 /// What the node asks to collide with.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -36,11 +82,18 @@ pub struct WorldQueries {
     /// The chain's bounding circle, asked first.
     bounds_shape: Gd<CircleShape2D>,
     bounds: Gd<PhysicsShapeQueryParameters2D>,
+    /// The bounding circle's radius as last set (px).
+    bounds_radius: f32,
     radius: f32,
     filter: Option<Filter>,
     point: Variant,
     position: Variant,
     normal: Variant,
+    rid: Variant,
+    shape_index: Variant,
+    collider: Variant,
+    /// The shapes near the chain this step, when the local narrow phase can answer for them.
+    local: LocalWorld,
 }
 
 impl WorldQueries {
@@ -57,11 +110,16 @@ impl WorldQueries {
             ray: PhysicsRayQueryParameters2D::new_gd(),
             bounds_shape,
             bounds,
+            bounds_radius: -1.0,
             radius: -1.0,
             filter: None,
             point: GString::from("point").to_variant(),
             position: GString::from("position").to_variant(),
             normal: GString::from("normal").to_variant(),
+            rid: GString::from("rid").to_variant(),
+            shape_index: GString::from("shape").to_variant(),
+            collider: GString::from("collider").to_variant(),
+            local: LocalWorld::with_capacity(MAX_SHAPES as usize, 512),
         }
     }
 
@@ -83,7 +141,7 @@ impl WorldQueries {
             self.bounds.set_collide_with_areas(filter.areas);
             self.filter = Some(filter);
         }
-        Some(Space { queries: self, space })
+        Some(Space { queries: self, space, local: false })
     }
 
     fn place(&mut self, at: Vec2, radius: f32) {
@@ -99,6 +157,8 @@ impl WorldQueries {
 pub struct Space<'a> {
     queries: &'a mut WorldQueries,
     space: Gd<PhysicsDirectSpaceState2D>,
+    /// `true` when this step's shapes are all in `queries.local`.
+    local: bool,
 }
 
 impl Space<'_> {
@@ -109,27 +169,141 @@ impl Space<'_> {
     }
 }
 
-impl SpringCollider for Space<'_> {
-    fn sweep(&mut self, from: Vec2, motion: Vec2, _radius: f32) -> Option<(Vec2, Vec2)> {
-        if motion == Vec2::ZERO {
-            return None;
-        }
+impl Space<'_> {
+    fn engine_sweep(&mut self, from: Vec2, motion: Vec2) -> Option<(Vec2, Vec2)> {
         self.queries.ray.set_from(vector2(from));
         self.queries.ray.set_to(vector2(from + motion));
         let hit = self.space.intersect_ray(&self.queries.ray);
         if hit.is_empty() { None } else { self.contact(&hit, &self.queries.position) }
     }
 
-    fn anything_near(&mut self, centre: Vec2, radius: f32) -> bool {
-        let queries = &mut *self.queries;
-        queries.bounds_shape.set_radius(radius);
-        queries.bounds.set_transform(Transform2D::from_angle_origin(0.0, vector2(centre)));
-        !self.space.intersect_shape_ex(&queries.bounds).max_results(1).done().is_empty()
-    }
-
-    fn overlap(&mut self, at: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
+    fn engine_overlap(&mut self, at: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
         self.queries.place(at, radius);
         let rest = self.space.get_rest_info(&self.queries.query);
         if rest.is_empty() { None } else { self.contact(&rest, &self.queries.point) }
+    }
+
+    /// Reads the shapes the bounding query found into the local world; `false` when one of them is beyond it.
+    fn read_shapes(&mut self, found: &godot::builtin::Array<VarDictionary>, centre: Vec2, radius: f32) -> bool {
+        let queries = &mut *self.queries;
+        queries.local.clear();
+        queries.local.set_bound(centre, radius);
+        let server = PhysicsServer2D::singleton();
+        SHAPES_READ.fetch_add(found.len() as u64, Ordering::Relaxed);
+        for result in found.iter_shared() {
+            let rid = result.get(&queries.rid).and_then(|v| v.try_to::<Rid>().ok());
+            let index = result.get(&queries.shape_index).and_then(|v| v.try_to::<i32>().ok());
+            let collider = result.get(&queries.collider).and_then(|v| v.try_to::<Gd<Object>>().ok());
+            let (Some(rid), Some(index), Some(collider)) = (rid, index, collider) else { return false };
+            let Ok(owner) = collider.try_cast::<CollisionObject2D>() else { return false };
+            let owner_id = owner.shape_find_owner(index);
+            if owner.is_shape_owner_disabled(owner_id) {
+                continue;
+            }
+            if owner.is_shape_owner_one_way_collision_enabled(owner_id) {
+                return false;
+            }
+            let (shape, placement) = match owner.try_cast::<Area2D>() {
+                Ok(_) => (
+                    server.area_get_shape(rid, index),
+                    server.area_get_transform(rid) * server.area_get_shape_transform(rid, index),
+                ),
+                Err(_) => {
+                    let Ok(body) = server.body_get_state(rid, BodyState::TRANSFORM).try_to::<Transform2D>() else {
+                        return false;
+                    };
+                    (server.body_get_shape(rid, index), body * server.body_get_shape_transform(rid, index))
+                }
+            };
+            if !add_shape(&mut queries.local, &server, shape, placement) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Adds one engine shape, placed by `placement`, to `world`; `false` for a shape it cannot hold.
+fn add_shape(world: &mut LocalWorld, server: &Gd<PhysicsServer2D>, shape: Rid, placement: Transform2D) -> bool {
+    let t = affine(placement);
+    let data = server.shape_get_data(shape);
+    let points = || data.try_to::<PackedVector2Array>().ok();
+    match server.shape_get_type(shape) {
+        ShapeType::RECTANGLE => data.try_to::<Vector2>().is_ok_and(|h| world.add_rectangle(vec2(h), t)),
+        ShapeType::CIRCLE => data.try_to::<f32>().is_ok_and(|r| world.add_circle(r, t)),
+        // (height, radius)
+        ShapeType::CAPSULE => data.try_to::<Vector2>().is_ok_and(|d| world.add_capsule(d.x, d.y, t)),
+        ShapeType::CONVEX_POLYGON => {
+            points().is_some_and(|p| world.add_convex_polygon(p.as_slice().iter().map(|v| vec2(*v)), t))
+        }
+        ShapeType::CONCAVE_POLYGON => {
+            points().is_some_and(|p| world.add_segments(p.as_slice().iter().map(|v| vec2(*v)), t))
+        }
+        // A Rect2: position a, size b.
+        ShapeType::SEGMENT => {
+            data.try_to::<godot::builtin::Rect2>().is_ok_and(|r| world.add_segment(vec2(r.position), vec2(r.size), t))
+        }
+        ShapeType::WORLD_BOUNDARY => data.try_to::<godot::builtin::VarArray>().is_ok_and(|a| {
+            let normal = a.get(0).and_then(|v| v.try_to::<Vector2>().ok());
+            let distance = a.get(1).and_then(|v| v.try_to::<f32>().ok());
+            matches!((normal, distance), (Some(n), Some(d)) if world.add_world_boundary(vec2(n), d, t))
+        }),
+        _ => false,
+    }
+}
+
+impl SpringCollider for Space<'_> {
+    fn sweep(&mut self, from: Vec2, motion: Vec2, _radius: f32) -> Option<(Vec2, Vec2)> {
+        if motion == Vec2::ZERO {
+            return None;
+        }
+        let local = &self.queries.local;
+        if self.local && local.covers(from, 0.0) && local.covers(from + motion, 0.0) {
+            return local.ray(from, motion).map(|hit| (hit.point, hit.normal));
+        }
+        if self.local {
+            ENGINE_QUERIES.fetch_add(1, Ordering::Relaxed);
+        }
+        self.engine_sweep(from, motion)
+    }
+
+    fn anything_near(&mut self, centre: Vec2, radius: f32) -> bool {
+        let queries = &mut *self.queries;
+        // A bounding circle somewhat larger than asked: a shape's radius changes only when the chain outgrows it or
+        // shrinks well inside it (setting it re-sends the shape to the server), and the local world then also
+        // covers an end that slides a little beyond the chain's box.
+        if !(queries.bounds_radius >= radius && queries.bounds_radius <= radius * 1.25) {
+            queries.bounds_radius = radius * 1.1;
+            queries.bounds_shape.set_radius(queries.bounds_radius);
+        }
+        let radius = queries.bounds_radius;
+        queries.bounds.set_transform(Transform2D::from_angle_origin(0.0, vector2(centre)));
+        self.local = false;
+        if FORCE_ENGINE.load(Ordering::Relaxed) {
+            let near = !self.space.intersect_shape_ex(&queries.bounds).max_results(1).done().is_empty();
+            if near {
+                ENGINE_STEPS.fetch_add(1, Ordering::Relaxed);
+            }
+            return near;
+        }
+        let found = self.space.intersect_shape_ex(&queries.bounds).max_results(MAX_SHAPES).done();
+        if found.is_empty() {
+            return false;
+        }
+        self.local = found.len() < MAX_SHAPES as usize && self.read_shapes(&found, centre, radius);
+        let counter = if self.local { &LOCAL_STEPS } else { &ENGINE_STEPS };
+        counter.fetch_add(1, Ordering::Relaxed);
+        true
+    }
+
+    fn overlap(&mut self, at: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
+        let local = &self.queries.local;
+        if self.local && local.covers(at, radius) {
+            return local.overlap(at, radius).map(|o| (o.point, o.normal));
+        }
+        if self.local {
+            ENGINE_QUERIES.fetch_add(1, Ordering::Relaxed);
+        }
+        self.engine_overlap(at, radius)
     }
 }

@@ -108,6 +108,7 @@ mod fabrik;
 mod geom;
 pub mod ground;
 mod limb;
+pub mod local_world;
 mod look_at;
 mod pole;
 mod posed;
@@ -134,6 +135,7 @@ pub use angle::{AngleLimit, ChainLimits, MAX_LIMIT_ANGLE, signed_angle, step_tow
 pub use ccd::solve_ccd;
 pub use fabrik::solve_fabrik;
 pub use limb::{BendSide, LimbAim, LimbStretch, solve_limb, stretched_end, unstretch_joints};
+pub use local_world::{LocalWorld, Overlap, RayHit};
 pub use look_at::{LookAtSolution, solve_look_at};
 pub use pole::{STRAIGHT_SINE, pre_bend_toward_pole, side_of};
 pub use posed::{Aim, PosedChain, TipDirection, follow_tip_direction, solve_posed};

@@ -32,7 +32,7 @@ fn main() -> ExitCode {
         Some("demo") => demo::demo(),
         Some("screenshots") => demo::screenshots(),
         Some("package") => package::package(),
-        Some("bench") => bench::bench(flag("--quick")),
+        Some("bench") => bench::bench(flag("--quick"), flag("--spring-only")),
         Some("godot") => godot::run(&args[1..]),
         Some("fuzz") => fuzz::fuzz(&args[1..]),
         _ => {
@@ -70,7 +70,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   demo                build (release) and run the demo project: windowed, or headless without a display
   screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
   package             write dist/reach2d-<version>.zip: every platform's release library, each checked
-  bench [--quick]     Reach2D's nodes vs Godot's built-in 2D IK, a GDScript solver and the engine I/O floor in one
+  bench [--quick] [--spring-only]
+                      Reach2D's nodes vs Godot's built-in 2D IK, a GDScript solver and the engine I/O floor in one
                       headless Godot (release build, `bench` feature); --quick: a few chains, to prove it runs
   fuzz [TARGET|all] [SECONDS]  fuzz the solver crate (cargo-fuzz, nightly); 0 s replays the corpus
   godot -- ARGS...    run the project's Godot 4 with ARGS";

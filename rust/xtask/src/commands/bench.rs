@@ -17,8 +17,10 @@ use std::time::Duration;
 const FULL: [&str; 4] = ["bench_game.gd", "bench_nodes.gd", "bench_rig.gd", "bench_ground.gd"];
 
 /// Runs the benchmarks; with `quick`, only the realistic workload with a few chains (a check that it runs, not a
-/// measurement). Fails when a script fails: no success sentinel, an error in the log, or a non-zero exit.
-pub fn bench(quick: bool) -> Result {
+/// measurement); with `spring_only`, only bench_nodes.gd's spring tables (SpringChain2D against the built-in
+/// Jiggle, with and without colliders, local narrow phase and engine queries). Fails when a script fails: no
+/// success sentinel, an error in the log, or a non-zero exit.
+pub fn bench(quick: bool, spring_only: bool) -> Result {
     let platform = host_platform()?;
     crate::process::run(cargo().args(["build", "-p", "reach2d", "--release", "--features", "bench"]))?;
     place(&built_library(platform, true), &platform.library_name(false))?;
@@ -26,7 +28,13 @@ pub fn bench(quick: bool) -> Result {
     let project = root.join("tests");
     write_extension_list(&project)?;
     let godot = Godot::locate_or_fetch()?;
-    let scripts: &[&str] = if quick { &FULL[..1] } else { &FULL };
+    let scripts: &[&str] = if quick {
+        &FULL[..1]
+    } else if spring_only {
+        &FULL[1..]
+    } else {
+        &FULL
+    };
     for script in scripts {
         let name = script.trim_end_matches(".gd");
         let log = root.join(format!("target/godot-{name}{}.log", if quick { "-quick" } else { "" }));
@@ -34,6 +42,8 @@ pub fn bench(quick: bool) -> Result {
         cmd.args(["--headless", "--path"]).arg(&project).arg("-s").arg(format!("res://bench/{script}"));
         if quick {
             cmd.args(["--", "--quick"]);
+        } else if spring_only {
+            cmd.args(["--", "--spring-only"]);
         }
         let timeout = Duration::from_secs(if quick { 180 } else { 1800 });
         let outcome = run_logged(&mut cmd, &log, timeout)?;

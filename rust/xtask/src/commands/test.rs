@@ -76,7 +76,7 @@ fn quick_bench(tally: &mut Tally) -> Result {
     if !("bench".contains(&filter) || filter.is_empty()) {
         return Ok(());
     }
-    match crate::commands::bench::bench(true) {
+    match crate::commands::bench::bench(true, false) {
         Ok(()) => {
             println!("  ok     bench --quick");
             tally.passed += 1;
