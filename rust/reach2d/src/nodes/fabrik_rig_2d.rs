@@ -153,7 +153,7 @@ crate::nodes::declare_class::declare_class! {
 #[godot_api]
 impl INode2D for FabrikRig2D {
     fn ready(&mut self) {
-        frame::ready(self, RUNTIME_PROCESS_PRIORITY);
+        crate::batch::ready(self, RUNTIME_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
         frame::tick(self, Tick::Process, delta);
@@ -166,7 +166,7 @@ impl INode2D for FabrikRig2D {
             // Paths are relative to the node: a node that moved in the tree resolves them again.
             self.rig.paths_changed();
         }
-        frame::notification(self, what);
+        crate::batch::notification(self, what);
     }
     fn draw(&mut self) {
         let rig = &self.rig;

@@ -9,6 +9,7 @@ use godot::prelude::*;
 use crate::batch::{Member, Memo, Run, run_node, run_pipelined};
 use crate::nodes::ccd_chain_2d::CcdChain2D;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;
+use crate::nodes::fabrik_rig_2d::FabrikRig2D;
 use crate::nodes::look_at_2d::LookAt2D;
 use crate::nodes::spring_chain_2d::SpringChain2D;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
@@ -24,7 +25,7 @@ pub struct Reach2D {}
 #[godot_api]
 impl Reach2D {
     /// Solves every node of [param nodes] now, in the array's order: the same as calling [code]solve()[/code] on
-    /// each in turn ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [SpringChain2D]: any mode, any
+    /// each in turn ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [FabrikRig2D], [SpringChain2D]: any mode, any
     /// [member FabrikChain2D.enabled]), with the same result, only faster for many nodes: the next nodes' bones
     /// are fetched into the cache while one solves. Keep the array the same from frame to frame (nodes in the same
     /// places): what each place touched last time is what gets fetched. Returns how many nodes wrote their bones.
@@ -83,8 +84,8 @@ fn report_refused(refused: Option<usize>) {
         Some(index) if !REPORTED.get() => {
             REPORTED.set(true);
             godot_error!(
-                "Reach2D.solve_all(): element {index} is not a FabrikChain2D, CcdChain2D, TwoBoneIk2D, LookAt2D or \
-                 SpringChain2D (or was freed); skipped. Reported once until a call without such an element."
+                "Reach2D.solve_all(): element {index} is not a FabrikChain2D, CcdChain2D, TwoBoneIk2D, LookAt2D, \
+                 FabrikRig2D or SpringChain2D (or was freed); skipped. Reported once until a call without such an element."
             );
         }
         Some(_) => {}
@@ -98,6 +99,7 @@ enum AnyNode {
     Ccd(Gd<CcdChain2D>),
     TwoBone(Gd<TwoBoneIk2D>),
     LookAt(Gd<LookAt2D>),
+    Rig(Gd<FabrikRig2D>),
     Spring(Gd<SpringChain2D>),
 }
 
@@ -120,6 +122,10 @@ impl AnyNode {
             Ok(node) => return Some(Self::LookAt(node)),
             Err(object) => object,
         };
+        let object = match object.try_cast::<FabrikRig2D>() {
+            Ok(node) => return Some(Self::Rig(node)),
+            Err(object) => object,
+        };
         object.try_cast::<SpringChain2D>().ok().map(Self::Spring)
     }
 }
@@ -131,6 +137,7 @@ impl Member for AnyNode {
             Self::Ccd(node) => node.node(),
             Self::TwoBone(node) => node.node(),
             Self::LookAt(node) => node.node(),
+            Self::Rig(node) => node.node(),
             Self::Spring(node) => node.node(),
         }
     }
@@ -141,6 +148,7 @@ impl Member for AnyNode {
             Self::Ccd(node) => node.is_alive(),
             Self::TwoBone(node) => node.is_alive(),
             Self::LookAt(node) => node.is_alive(),
+            Self::Rig(node) => node.is_alive(),
             Self::Spring(node) => node.is_alive(),
         }
     }
@@ -151,6 +159,7 @@ impl Member for AnyNode {
             Self::Ccd(node) => node.can_process(),
             Self::TwoBone(node) => node.can_process(),
             Self::LookAt(node) => node.can_process(),
+            Self::Rig(node) => node.can_process(),
             Self::Spring(node) => node.can_process(),
         }
     }
@@ -161,6 +170,7 @@ impl Member for AnyNode {
             Self::Ccd(node) => node.run(run, memo),
             Self::TwoBone(node) => node.run(run, memo),
             Self::LookAt(node) => node.run(run, memo),
+            Self::Rig(node) => node.run(run, memo),
             // The spring's own `solve()` steps one physics tick (the generic one would step by nothing).
             Self::Spring(node) if run == Run::Solve => run_node(node, memo, SpringChain2D::solve),
             Self::Spring(node) => node.run(run, memo),
