@@ -6,8 +6,8 @@ extends "res://walker.gd"
 ## world (`use_colliders`): it is heavy enough to drag, so it rests on the ground (StaticBody2D boxes) and slides
 ## along it as the walker walks, up and over a low platform whose sides it slides along; walls close the walk's ends.
 
-## How far beyond each end of the walk a wall stands (px): a turn there mirrors the tail, lying behind the
-## walker, to the wall's side, where its tip just touches the wall.
+## How far beyond each end of the walk a wall stands (px): just out of the tail's reach when a turn there mirrors
+## it to the wall's side.
 const WALL_GAP := 76.0
 ## The level ground's height and the platform on it (global px).
 const LEVEL_Y := 450.0
