@@ -70,23 +70,8 @@ func axis_angle(bone: Node2D) -> float:
 
 
 ## A StaticBody2D box (layer 1) whose top edge's middle is at `top`, turned by `rotation`.
-func make_box(top: Vector2, size: Vector2, rotation := 0.0) -> StaticBody2D:
-	var body := StaticBody2D.new()
-	var up := Vector2(0, -1).rotated(rotation)
-	body.position = top - up * size.y * 0.5
-	body.rotation = rotation
-	var shape := CollisionShape2D.new()
-	var rect := RectangleShape2D.new()
-	rect.size = size
-	shape.shape = rect
-	body.add_child(shape)
-	add_child(body)
-	return body
-
-
-func settle_physics() -> void:
-	for i in 2:
-		await get_tree().physics_frame
+func make_box_under(top: Vector2, size: Vector2, rotation := 0.0) -> StaticBody2D:
+	return make_box(top - Vector2(0, -1).rotated(rotation) * size.y * 0.5, size, rotation)
 
 
 func advance(case: Dictionary, frames := 1) -> bool:
@@ -117,7 +102,7 @@ func all_points_finite(case: Dictionary) -> bool:
 func test_flat_ground_puts_the_feet_at_ground_plus_foot_height_and_lowers_the_hips() -> void:
 	var case := make_character(Vector2(300, 200))
 	var ground_y: float = case["line_y"] + 10.0
-	make_box(Vector2(300, ground_y), Vector2(600, 100))
+	make_box_under(Vector2(300, ground_y), Vector2(600, 100))
 	await settle_physics()
 	var hips_before: Vector2 = case["hips"].position
 	expect(advance(case, 3), "the grounder solves both legs")
@@ -135,7 +120,7 @@ func test_flat_ground_puts_the_feet_at_ground_plus_foot_height_and_lowers_the_hi
 	# Ground higher than the animation's: the feet go up, the hips never rise.
 	var high := make_character(Vector2(800, 200))
 	var high_y: float = high["line_y"] - 8.0
-	make_box(Vector2(800, high_y), Vector2(300, 100))
+	make_box_under(Vector2(800, high_y), Vector2(300, 100))
 	await settle_physics()
 	advance(high, 3)
 	for i in 2:
@@ -150,7 +135,7 @@ func test_slope_puts_each_foot_on_the_surface_turned_to_its_normal_within_max_ti
 		var case := make_character(Vector2(x, 200))
 		case["grounder"].max_tilt = max_tilt
 		var anchor := Vector2(x, case["line_y"] + 6.0)
-		make_box(anchor, Vector2(800, 100), slope)
+		make_box_under(anchor, Vector2(800, 100), slope)
 		await settle_physics()
 		expect(advance(case, 3), "the grounder solves on a slope")
 		var normal := Vector2(0, -1).rotated(slope)
@@ -172,8 +157,8 @@ func test_stair_grounds_each_foot_on_its_step_and_lowers_the_hips_for_the_lower_
 	var case := make_character(Vector2(400, 200))
 	var line_y: float = case["line_y"]
 	# Foot 0 (x > 400) stands on the upper step, foot 1 on the lower one.
-	make_box(Vector2(500, line_y - 8.0), Vector2(200, 100))
-	make_box(Vector2(300, line_y + 12.0), Vector2(200, 100))
+	make_box_under(Vector2(500, line_y - 8.0), Vector2(200, 100))
+	make_box_under(Vector2(300, line_y + 12.0), Vector2(200, 100))
 	await settle_physics()
 	expect(advance(case, 3), "the grounder solves on a stair")
 	var tops := [line_y - 8.0, line_y + 12.0]
@@ -197,9 +182,9 @@ func test_speed_limits_hold_frame_to_frame_across_a_stair_edge() -> void:
 	grounder.tilt_speed = 2.0
 	var line_y: float = case["line_y"]
 	# Flat, then a 20 px step down at x = 300, then a slope up.
-	make_box(Vector2(150, line_y), Vector2(300, 100))
-	make_box(Vector2(450, line_y + 20.0), Vector2(300, 100))
-	make_box(Vector2(700, line_y + 20.0), Vector2(200, 100), -0.3)
+	make_box_under(Vector2(150, line_y), Vector2(300, 100))
+	make_box_under(Vector2(450, line_y + 20.0), Vector2(300, 100))
+	make_box_under(Vector2(700, line_y + 20.0), Vector2(200, 100), -0.3)
 	await settle_physics()
 	var character: Node2D = case["character"]
 	var previous := []
@@ -263,9 +248,9 @@ func test_a_mirrored_character_on_mirrored_ground_is_the_mirror_image() -> void:
 		case["grounder"].tilt_speed = 3.0
 	var line_y: float = right["line_y"]
 	for side in [1.0, -1.0]:
-		make_box(Vector2(axis - side * 300.0, line_y + 4.0), Vector2(200, 100), side * 0.2)
-		make_box(Vector2(axis - side * 160.0, line_y + 24.0), Vector2(100, 100))
-		make_box(Vector2(axis - side * 80.0, line_y + 10.0), Vector2(60, 100), side * -0.35)
+		make_box_under(Vector2(axis - side * 300.0, line_y + 4.0), Vector2(200, 100), side * 0.2)
+		make_box_under(Vector2(axis - side * 160.0, line_y + 24.0), Vector2(100, 100))
+		make_box_under(Vector2(axis - side * 80.0, line_y + 10.0), Vector2(60, 100), side * -0.35)
 	await settle_physics()
 	var worst := 0.0
 	var ok := true
@@ -290,7 +275,7 @@ func test_bad_input_is_reported_once_and_never_writes_nan() -> void:
 	var case := make_character(Vector2(300, 200))
 	var grounder: Node2D = case["grounder"]
 	var line_y: float = case["line_y"]
-	make_box(Vector2(300, line_y + 10.0), Vector2(600, 100))
+	make_box_under(Vector2(300, line_y + 10.0), Vector2(600, 100))
 	await settle_physics()
 	# Nothing on the mask: the feet follow the animation.
 	grounder.collision_mask = 2
@@ -341,7 +326,7 @@ func test_disabling_or_leaving_puts_the_hips_and_feet_back_and_targets_are_never
 	var grounder: Node2D = case["grounder"]
 	var target := make_target(Vector2(310, 260))
 	case["legs"][0].target = target
-	make_box(Vector2(300, case["line_y"] + 10.0), Vector2(600, 100))
+	make_box_under(Vector2(300, case["line_y"] + 10.0), Vector2(600, 100))
 	await settle_physics()
 	var hips_position: Vector2 = case["hips"].position
 	var foot_rotations := [case["feet"][0].rotation, case["feet"][1].rotation]
@@ -370,7 +355,7 @@ func test_disabling_or_leaving_puts_the_hips_and_feet_back_and_targets_are_never
 func test_grounding_allocates_nothing_per_frame() -> void:
 	var case := make_character(Vector2(300, 200))
 	case["grounder"].foot_speed = 100.0
-	make_box(Vector2(300, case["line_y"] + 10.0), Vector2(600, 100), 0.1)
+	make_box_under(Vector2(300, case["line_y"] + 10.0), Vector2(600, 100), 0.1)
 	await settle_physics()
 	advance(case, 10)
 	var baseline: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
@@ -389,7 +374,7 @@ func test_a_grounded_leg_is_solved_once_per_frame() -> void:
 	# leg would turn up to twice its limit.
 	var case := make_character(Vector2(400, 200))
 	# Ground 15 px above where the animation's feet stand: the knees bend (the hips never rise).
-	make_box(Vector2(400, case["line_y"] - 15.0), Vector2(600, 40))
+	make_box_under(Vector2(400, case["line_y"] - 15.0), Vector2(600, 40))
 	await settle_physics()
 	var limit := 1.5
 	# Targets left on the legs (as a user switching to the grounder might): the grounder's goal replaces them.

@@ -6,25 +6,6 @@ extends "res://lib/test_case.gd"
 const DOWN := Vector2(0, 980)
 
 
-## A Node2D "character" at `at` holding a skeleton with a chain of `lengths` along `rotations`; bone_angle is
-## `bone_angle` on every bone (each child sits at the end of its parent along it).
-func make_character(at: Vector2, lengths: Array, rotations: Array, bone_angle := 0.0) -> Dictionary:
-	var character := Node2D.new()
-	character.name = "Character%d" % get_child_count()
-	character.position = at
-	add_child(character)
-	var skeleton := Skeleton2D.new()
-	skeleton.name = "Skeleton"
-	skeleton.position = Vector2(12, -7)  # off the character's origin, so a flip moves the chain's root
-	character.add_child(skeleton)
-	var bones := Rig.chain(skeleton, lengths, rotations)
-	for i in bones.size():
-		bones[i].set_bone_angle(bone_angle)
-		bones[i].position = Vector2.ZERO if i == 0 else Vector2.from_angle(bone_angle) * lengths[i - 1]
-		bones[i].rest = bones[i].transform
-	return {"character": character, "skeleton": skeleton, "bones": bones}
-
-
 func make_spring(case: Dictionary, mode := 2) -> Node2D:
 	var bones: Array = case["bones"]
 	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
@@ -79,7 +60,7 @@ func test_settles_at_the_analytic_hanging_direction() -> void:
 	# Mirrored and scaled, with bone_angle != 0: the hanging direction only depends on the global geometry.
 	for setup in [[Vector2.ONE, 0.0], [Vector2(-1.5, 1.5), 0.3]]:
 		for k in [0.0, 40.0]:
-			var case := make_character(Vector2(400, 200), [40.0, 30.0, 20.0], [0.0, 0.3, -0.2], setup[1])
+			var case := make_tail_character(Vector2(400, 200), [40.0, 30.0, 20.0], [0.0, 0.3, -0.2], setup[1])
 			case["skeleton"].scale = setup[0]
 			var bones: Array = case["bones"]
 			var rest := joints_of(bones)
@@ -106,7 +87,7 @@ func test_settles_at_the_analytic_hanging_direction() -> void:
 
 
 func test_a_moving_body_makes_the_tip_lag_then_settle() -> void:
-	var case := make_character(Vector2(300, 200), [30.0, 30.0, 30.0], [PI / 2, 0.0, 0.0])
+	var case := make_tail_character(Vector2(300, 200), [30.0, 30.0, 30.0], [PI / 2, 0.0, 0.0], 0.0)
 	var bones: Array = case["bones"]
 	var spring := make_spring(case)
 	var rest := rotations_of(bones)
@@ -139,8 +120,8 @@ func test_the_mirrored_character_moves_as_the_mirror_image() -> void:
 	var axis := 500.0
 	var lengths := [34.0, 28.0, 24.0, 18.0]
 	var rotations := [1.2, 0.3, -0.2, 0.4]
-	var a := make_character(Vector2(axis - 150, 250), lengths, rotations, 0.25)
-	var b := make_character(Vector2(axis + 150, 250), lengths, rotations, 0.25)
+	var a := make_tail_character(Vector2(axis - 150, 250), lengths, rotations, 0.25)
+	var b := make_tail_character(Vector2(axis + 150, 250), lengths, rotations, 0.25)
 	b["character"].scale = Vector2(-1, 1)
 	var sa := make_spring(a)
 	var sb := make_spring(b)
@@ -187,7 +168,7 @@ func largest_change(before: PackedFloat32Array, after: PackedFloat32Array) -> fl
 
 
 func test_a_flip_of_scale_x_does_not_whip() -> void:
-	var case := make_character(Vector2(400, 250), [30.0, 26.0, 22.0, 18.0], [1.4, 0.2, 0.2, 0.2])
+	var case := make_tail_character(Vector2(400, 250), [30.0, 26.0, 22.0, 18.0], [1.4, 0.2, 0.2, 0.2], 0.0)
 	var bones: Array = case["bones"]
 	var spring := make_spring(case)
 	spring.gravity = DOWN
@@ -216,7 +197,7 @@ func test_a_flip_of_scale_x_does_not_whip() -> void:
 
 func test_a_teleport_does_not_explode() -> void:
 	for distance in [500.0, 0.0]:
-		var case := make_character(Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2])
+		var case := make_tail_character(Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2], 0.0)
 		var bones: Array = case["bones"]
 		var spring := make_spring(case)
 		spring.gravity = DOWN
@@ -242,7 +223,7 @@ func test_a_teleport_does_not_explode() -> void:
 
 ## The tip bone's global angle at 1/30 s intervals over 2 s of a body swinging from rest, stepped at `delta`.
 func swing_at(delta: float) -> PackedFloat32Array:
-	var case := make_character(Vector2(300, 200), [40.0, 30.0, 20.0], [0.5, 0.2, 0.2])
+	var case := make_tail_character(Vector2(300, 200), [40.0, 30.0, 20.0], [0.5, 0.2, 0.2], 0.0)
 	var bones: Array = case["bones"]
 	var spring := make_spring(case)
 	spring.gravity = DOWN
@@ -280,7 +261,7 @@ func test_delta_1_30_and_1_120_agree() -> void:
 
 func test_runs_after_animation_and_after_the_ik_nodes() -> void:
 	# Body: a FabrikChain2D on bones 0-1; tail: the spring on bones 2-3, animated by a player later in the tree.
-	var case := make_character(Vector2(300, 250), [40.0, 40.0, 30.0, 30.0], [0.3, 0.3, 0.5, 0.2])
+	var case := make_tail_character(Vector2(300, 250), [40.0, 40.0, 30.0, 30.0], [0.3, 0.3, 0.5, 0.2], 0.0)
 	var bones: Array = case["bones"]
 	var target := make_target(Vector2(360, 320))
 	var ik: Node2D = ClassDB.instantiate("FabrikChain2D")
@@ -321,7 +302,7 @@ func test_runs_after_animation_and_after_the_ik_nodes() -> void:
 
 
 func test_physics_mode_and_weight() -> void:
-	var case := make_character(Vector2(300, 250), [30.0, 30.0], [0.0, 0.0])
+	var case := make_tail_character(Vector2(300, 250), [30.0, 30.0], [0.0, 0.0], 0.0)
 	var bones: Array = case["bones"]
 	var spring := make_spring(case, 1)
 	spring.gravity = DOWN
@@ -340,7 +321,7 @@ func test_physics_mode_and_weight() -> void:
 ## The spring's own bad input (its forces, odd settings and deltas); a broken chain, zero scales and zero-length
 ## bones are test_bad_input.gd's, for every class.
 func test_bad_input_is_refused_and_changes_nothing() -> void:
-	var case := make_character(Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2])
+	var case := make_tail_character(Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2], 0.0)
 	var bones: Array = case["bones"]
 	var spring := make_spring(case)
 	spring.gravity = DOWN

@@ -17,21 +17,6 @@ func debug(method: String, arg = null):
 	return ClassDB.class_call_static("Reach2DDebug", method, arg)
 
 
-func make_character(at: Vector2, lengths: Array, rotations: Array, bone_angle := 0.25) -> Dictionary:
-	var character := Node2D.new()
-	character.position = at
-	add_child(character)
-	var skeleton := Skeleton2D.new()
-	skeleton.position = Vector2(12, -7)
-	character.add_child(skeleton)
-	var bones := Rig.chain(skeleton, lengths, rotations)
-	for i in bones.size():
-		bones[i].set_bone_angle(bone_angle)
-		bones[i].position = Vector2.ZERO if i == 0 else Vector2.from_angle(bone_angle) * lengths[i - 1]
-		bones[i].rest = bones[i].transform
-	return {"character": character, "bones": bones}
-
-
 ## A body (StaticBody2D, or Area2D when `area`) at `at` holding `shape` (a Shape2D, or a CollisionPolygon2D node).
 func make_obstacle(at: Vector2, shape, rotation := 0.0, scale := Vector2.ONE, area := false) -> CollisionObject2D:
 	var body: CollisionObject2D = Area2D.new() if area else StaticBody2D.new()
@@ -64,7 +49,7 @@ func engine_overlaps(p: Vector2, radius: float, areas: bool) -> bool:
 func run(build: Callable, engine: bool, areas := false) -> Dictionary:
 	debug("set_spring_engine_queries", engine)
 	var obstacle: Node = build.call()
-	var case := make_character(Vector2(300, 150), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1])
+	var case := make_tail_character(Vector2(300, 150), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
 	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
 	spring.update_mode = 2
 	spring.root_bone = case["bones"][0]
@@ -197,7 +182,7 @@ func test_areas_off_and_disabled_shapes_are_not_there() -> void:
 		var area := make_obstacle(Vector2(320, 250), rect(Vector2(300, 30)), 0.0, Vector2.ONE, true)
 		var disabled := make_obstacle(Vector2(320, 250), rect(Vector2(300, 30)))
 		disabled.get_child(0).disabled = true
-		var case := make_character(Vector2(300, 150), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1])
+		var case := make_tail_character(Vector2(300, 150), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
 		var spring: Node2D = ClassDB.instantiate("SpringChain2D")
 		spring.update_mode = 2
 		spring.root_bone = case["bones"][0]

@@ -8,22 +8,6 @@ const ErrorLog := preload("res://lib/error_log.gd")
 const DOWN := Vector2(0, 980)
 
 
-func make_character(at: Vector2, lengths: Array, rotations: Array, bone_angle := 0.25) -> Dictionary:
-	var character := Node2D.new()
-	character.name = "Character%d" % get_child_count()
-	character.position = at
-	add_child(character)
-	var skeleton := Skeleton2D.new()
-	skeleton.position = Vector2(12, -7)
-	character.add_child(skeleton)
-	var bones := Rig.chain(skeleton, lengths, rotations)
-	for i in bones.size():
-		bones[i].set_bone_angle(bone_angle)
-		bones[i].position = Vector2.ZERO if i == 0 else Vector2.from_angle(bone_angle) * lengths[i - 1]
-		bones[i].rest = bones[i].transform
-	return {"character": character, "bones": bones}
-
-
 func make_spring(case: Dictionary, radius := 5.0) -> Node2D:
 	var bones: Array = case["bones"]
 	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
@@ -36,29 +20,10 @@ func make_spring(case: Dictionary, radius := 5.0) -> Node2D:
 	return spring
 
 
-## A StaticBody2D box of `size` centred at `at` (on layer 1).
-func make_box(at: Vector2, size: Vector2) -> StaticBody2D:
-	var body := StaticBody2D.new()
-	body.position = at
-	var shape := CollisionShape2D.new()
-	var rect := RectangleShape2D.new()
-	rect.size = size
-	shape.shape = rect
-	body.add_child(shape)
-	add_child(body)
-	return body
-
-
-## Lets the physics server take the new shapes in.
-func settle_physics() -> void:
-	for i in 2:
-		await get_tree().physics_frame
-
-
 func test_a_tail_rests_on_a_floor_and_still_swings() -> void:
 	var floor_top := 280.0
 	var floor := make_box(Vector2(400, floor_top + 20), Vector2(1200, 40))
-	var case := make_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1])
+	var case := make_tail_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
 	var spring := make_spring(case)
 	spring.gravity = DOWN
 	spring.stiffness = 30.0
@@ -96,7 +61,7 @@ func test_a_tail_rests_on_a_floor_and_still_swings() -> void:
 func test_a_tail_thrown_at_a_thin_wall_does_not_pass() -> void:
 	var wall_x := 400.0
 	var wall := make_box(Vector2(wall_x + 1, 200), Vector2(2, 400))
-	var case := make_character(Vector2(wall_x - 100, 200), [30.0, 30.0, 30.0, 30.0], [PI, 0.0, 0.0, 0.0])
+	var case := make_tail_character(Vector2(wall_x - 100, 200), [30.0, 30.0, 30.0, 30.0], [PI, 0.0, 0.0, 0.0], 0.25)
 	var spring := make_spring(case, 4.0)
 	spring.stiffness = 2000.0
 	spring.damping = 2.0
@@ -117,7 +82,7 @@ func test_a_tail_thrown_at_a_thin_wall_does_not_pass() -> void:
 
 func test_a_moving_body_pushes_the_tail_out() -> void:
 	# A tail hanging straight down; a box rises into it from below at 120 px/s and stops 40 px above where the tip was.
-	var case := make_character(Vector2(300, 100), [30.0, 30.0, 30.0, 30.0], [PI / 2 - 0.25, 0.0, 0.0, 0.0])
+	var case := make_tail_character(Vector2(300, 100), [30.0, 30.0, 30.0, 30.0], [PI / 2 - 0.25, 0.0, 0.0, 0.0], 0.25)
 	var spring := make_spring(case)
 	spring.gravity = DOWN
 	spring.stiffness = 20.0
@@ -157,8 +122,8 @@ func mirrored_run(force: float, stiffness: float, axis := 500.0) -> Vector2:
 	]
 	var lengths := [34.0, 28.0, 24.0, 18.0]
 	var rotations := [1.2, 0.3, -0.2, 0.4]
-	var a := make_character(Vector2(axis - 150, 250), lengths, rotations)
-	var b := make_character(Vector2(axis + 150, 250), lengths, rotations)
+	var a := make_tail_character(Vector2(axis - 150, 250), lengths, rotations, 0.25)
+	var b := make_tail_character(Vector2(axis + 150, 250), lengths, rotations, 0.25)
 	b["character"].scale = Vector2(-1, 1)
 	var sa := make_spring(a)
 	var sb := make_spring(b)
@@ -245,7 +210,7 @@ func test_a_turn_on_the_floor_mirrors_the_tail_without_a_whip() -> void:
 	# turn's frame than in an ordinary one, and no end is left in the floor.
 	var floor_top := 300.0
 	var floor := make_box(Vector2(400, floor_top + 20), Vector2(1200, 40))
-	var case := make_character(Vector2(400, 240), [26.0, 24.0, 22.0, 20.0], [2.0, 0.4, 0.3, 0.2])
+	var case := make_tail_character(Vector2(400, 240), [26.0, 24.0, 22.0, 20.0], [2.0, 0.4, 0.3, 0.2], 0.25)
 	var spring := make_spring(case)
 	spring.gravity = Vector2(0, 1500)
 	spring.stiffness = 20.0
@@ -288,8 +253,8 @@ func test_a_turn_on_the_floor_mirrors_the_tail_without_a_whip() -> void:
 
 func test_colliders_are_off_by_default_and_off_changes_nothing() -> void:
 	var floor := make_box(Vector2(400, 300), Vector2(1200, 40))
-	var a := make_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1])
-	var b := make_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1])
+	var a := make_tail_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
+	var b := make_tail_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
 	var plain: Node2D = ClassDB.instantiate("SpringChain2D")
 	expect(not plain.use_colliders and plain.collision_mask == 1 and plain.collision_radius > 0.0, "defaults: off, layer 1")
 	expect(plain.collide_with_bodies and not plain.collide_with_areas, "defaults: bodies, not areas")

@@ -132,3 +132,43 @@ func reach_of(bones: Array) -> float:
 	for i in joints.size() - 1:
 		total += joints[i].distance_to(joints[i + 1])
 	return total
+
+
+## A character (Node2D) with a Skeleton2D off its origin (so a flip moves the chain's root) and a chain of bones of
+## `lengths` and `rotations`, each with `bone_angle`, its children placed along it: the rig the spring tests hang a
+## SpringChain2D on. Returns {"character", "skeleton", "bones"}.
+func make_tail_character(at: Vector2, lengths: Array, rotations: Array, bone_angle: float) -> Dictionary:
+	var character := Node2D.new()
+	character.name = "Character%d" % get_child_count()
+	character.position = at
+	add_child(character)
+	var skeleton := Skeleton2D.new()
+	skeleton.name = "Skeleton"
+	skeleton.position = Vector2(12, -7)
+	character.add_child(skeleton)
+	var bones := Rig.chain(skeleton, lengths, rotations)
+	for i in bones.size():
+		bones[i].set_bone_angle(bone_angle)
+		bones[i].position = Vector2.ZERO if i == 0 else Vector2.from_angle(bone_angle) * lengths[i - 1]
+		bones[i].rest = bones[i].transform
+	return {"character": character, "skeleton": skeleton, "bones": bones}
+
+
+## A StaticBody2D box (layer 1) of `size` centred at `center`, turned by `rotation`.
+func make_box(center: Vector2, size: Vector2, rotation := 0.0) -> StaticBody2D:
+	var body := StaticBody2D.new()
+	body.position = center
+	body.rotation = rotation
+	var shape := CollisionShape2D.new()
+	var rect := RectangleShape2D.new()
+	rect.size = size
+	shape.shape = rect
+	body.add_child(shape)
+	add_child(body)
+	return body
+
+
+## Lets the physics server take new shapes in.
+func settle_physics() -> void:
+	for i in 2:
+		await get_tree().physics_frame

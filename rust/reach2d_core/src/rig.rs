@@ -540,26 +540,13 @@ fn rotation_between(from: Vec2, to: Vec2) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::assert_approx_eq;
+    use crate::common::{TWO_ARMS_PARENTS, TWO_ARMS_POINTS, TWO_ARMS_TIPS, assert_approx_eq};
     use crate::solve_fabrik;
 
-    /// A two-armed creature: a three-bone spine (the chest carries both shoulders, at different points), two
-    /// two-bone arms; tips 4 (left hand) and 6 (right hand). Points: 7 origins, then the two hands.
+    /// The shared two-armed creature (`tests/common/mod.rs`) and its start points.
     pub(crate) fn two_arms() -> (FabrikRig, Vec<Vec2>) {
-        let parents = [0, 0, 1, 2, 3, 2, 5];
-        let rig = FabrikRig::new(&parents, &[4, 6]).unwrap();
-        let points = vec![
-            Vec2::new(0.0, 0.0),
-            Vec2::new(0.0, 20.0),
-            Vec2::new(0.0, 40.0),
-            Vec2::new(-10.0, 50.0),
-            Vec2::new(-25.0, 50.0),
-            Vec2::new(10.0, 50.0),
-            Vec2::new(25.0, 50.0),
-            Vec2::new(-40.0, 50.0),
-            Vec2::new(40.0, 50.0),
-        ];
-        (rig, points)
+        let rig = FabrikRig::new(&TWO_ARMS_PARENTS, &TWO_ARMS_TIPS).unwrap();
+        (rig, TWO_ARMS_POINTS.to_vec())
     }
 
     fn effectors(a: Vec2, b: Vec2) -> [RigEffector; 2] {

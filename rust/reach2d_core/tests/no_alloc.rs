@@ -11,6 +11,8 @@ use reach2d_core::{
 };
 use reach2d_core::{FabrikRig, RigEffector};
 
+mod common;
+
 struct Counting;
 
 thread_local! {
@@ -173,18 +175,8 @@ fn spring_steps_do_not_allocate() {
 
 #[test]
 fn rig_steady_state_solve_does_not_allocate() {
-    let mut rig = FabrikRig::new(&[0, 0, 1, 2, 3, 2, 5], &[4, 6]).unwrap();
-    let start = [
-        Vec2::new(0.0, 0.0),
-        Vec2::new(0.0, 20.0),
-        Vec2::new(0.0, 40.0),
-        Vec2::new(-10.0, 50.0),
-        Vec2::new(-25.0, 50.0),
-        Vec2::new(10.0, 50.0),
-        Vec2::new(25.0, 50.0),
-        Vec2::new(-40.0, 50.0),
-        Vec2::new(40.0, 50.0),
-    ];
+    let mut rig = FabrikRig::new(&common::TWO_ARMS_PARENTS, &common::TWO_ARMS_TIPS).unwrap();
+    let start = common::TWO_ARMS_POINTS;
     let effectors = [
         RigEffector { target: Vec2::new(-30.0, 60.0), weight: 1.0 },
         RigEffector { target: Vec2::new(90.0, 90.0), weight: 2.0 },

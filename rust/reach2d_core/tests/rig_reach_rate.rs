@@ -8,19 +8,9 @@ use reach2d_core::{FabrikRig, FabrikSettings, RigEffector, Vec2};
 
 #[test]
 fn rig_reach_rate() {
-    let parents = [0, 0, 1, 2, 3, 2, 5];
-    let base = [
-        Vec2::new(0.0, 0.0),
-        Vec2::new(0.0, 20.0),
-        Vec2::new(0.0, 40.0),
-        Vec2::new(-10.0, 50.0),
-        Vec2::new(-25.0, 50.0),
-        Vec2::new(10.0, 50.0),
-        Vec2::new(25.0, 50.0),
-        Vec2::new(-40.0, 50.0),
-        Vec2::new(40.0, 50.0),
-    ];
-    let mut rig = FabrikRig::new(&parents, &[4, 6]).unwrap();
+    let parents = common::TWO_ARMS_PARENTS;
+    let base = common::TWO_ARMS_POINTS;
+    let mut rig = FabrikRig::new(&parents, &common::TWO_ARMS_TIPS).unwrap();
     let mut rng = Rng(7);
     for spread in [0.3f32, 0.6, 1.0, 1.5] {
         let mut reached = 0;

@@ -278,3 +278,20 @@ impl LimitedChain {
         pose_relative(self.root, self.root_direction.to_angle(), &self.lengths, &vec![0.0; self.lengths.len()])
     }
 }
+
+/// The two-armed creature the rig tests share: the parent of each of its 7 bones (a three-bone spine whose chest,
+/// bone 2, carries both shoulders at different points; two two-bone arms), its tips (4, the left hand's bone; 6,
+/// the right's) and its start points (the 7 bone origins, then the two hands' ends).
+pub const TWO_ARMS_PARENTS: [usize; 7] = [0, 0, 1, 2, 3, 2, 5];
+pub const TWO_ARMS_TIPS: [usize; 2] = [4, 6];
+pub const TWO_ARMS_POINTS: [Vec2; 9] = [
+    Vec2::new(0.0, 0.0),
+    Vec2::new(0.0, 20.0),
+    Vec2::new(0.0, 40.0),
+    Vec2::new(-10.0, 50.0),
+    Vec2::new(-25.0, 50.0),
+    Vec2::new(10.0, 50.0),
+    Vec2::new(25.0, 50.0),
+    Vec2::new(-40.0, 50.0),
+    Vec2::new(40.0, 50.0),
+];
