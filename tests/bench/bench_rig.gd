@@ -4,6 +4,7 @@ extends SceneTree
 ## (release build of the extension). Prints microseconds per creature per frame (median [p10, p90] over repeats)
 ## and the mean error of the worse hand after the frame, for targets reachable together and out of reach.
 
+const Rig := preload("res://lib/rig.gd")
 const CREATURES := 64
 const REPEATS := 41
 const FRAMES := 4
@@ -14,19 +15,6 @@ func _initialize() -> void:
 	_run.call_deferred()
 
 
-func bone(parent: Node, bone_name: String, position: Vector2, length: float, bone_angle: float, rotation: float) -> Bone2D:
-	var b := Bone2D.new()
-	b.name = bone_name
-	b.set_autocalculate_length_and_angle(false)
-	b.set_length(length)
-	b.set_bone_angle(bone_angle)
-	b.position = position
-	b.rotation = rotation
-	parent.add_child(b)
-	b.rest = b.transform
-	return b
-
-
 ## A creature at `at`, mirrored when `mirrored`; with its two targets. Bones: spine_0, spine_1, chest, left_0,
 ## left_1, right_0, right_1.
 func make_creature(at: Vector2, mirrored: bool) -> Dictionary:
@@ -34,13 +22,13 @@ func make_creature(at: Vector2, mirrored: bool) -> Dictionary:
 	skeleton.position = at
 	skeleton.scale = Vector2(-1, 1) if mirrored else Vector2.ONE
 	root.add_child(skeleton)
-	var s0 := bone(skeleton, "spine_0", Vector2.ZERO, 40.0, 0.2, -PI / 2)
-	var s1 := bone(s0, "spine_1", Vector2(40, 0), 40.0, -0.1, 0.15)
-	var chest := bone(s1, "chest", Vector2(40, 0), 20.0, 0.0, -0.1)
-	var l0 := bone(chest, "left_0", Vector2(18, -14), 36.0, 0.25, -1.9)
-	var l1 := bone(l0, "left_1", Vector2(36, 0), 32.0, -0.3, -0.6)
-	var r0 := bone(chest, "right_0", Vector2(18, 14), 36.0, -0.25, 1.9)
-	var r1 := bone(r0, "right_1", Vector2(36, 0), 32.0, 0.3, 0.6)
+	var s0 := Rig.bone(skeleton, "spine_0", Vector2.ZERO, 40.0, 0.2, -PI / 2)
+	var s1 := Rig.bone(s0, "spine_1", Vector2(40, 0), 40.0, -0.1, 0.15)
+	var chest := Rig.bone(s1, "chest", Vector2(40, 0), 20.0, 0.0, -0.1)
+	var l0 := Rig.bone(chest, "left_0", Vector2(18, -14), 36.0, 0.25, -1.9)
+	var l1 := Rig.bone(l0, "left_1", Vector2(36, 0), 32.0, -0.3, -0.6)
+	var r0 := Rig.bone(chest, "right_0", Vector2(18, 14), 36.0, -0.25, 1.9)
+	var r1 := Rig.bone(r0, "right_1", Vector2(36, 0), 32.0, 0.3, 0.6)
 	var bones := [s0, s1, chest, l0, l1, r0, r1]
 	var targets := [Node2D.new(), Node2D.new()]
 	for t in targets:
