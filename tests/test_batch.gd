@@ -284,19 +284,14 @@ func test_solve_all_equals_solve_one_by_one() -> void:
 		expect(ik.last_error >= 0.0, "%s recorded its solve" % ik.name)
 
 
-## A two-armed creature (a spine, a chest carrying both shoulders, two two-bone arms) with a FabrikRig2D reaching
+## The two-armed creature of `lib/rig.gd` with a FabrikRig2D reaching
 ## both hands for two targets; `own_priority` gives the rig a priority of its own (not batched).
 func make_creature_rig(mirrored: bool, position: Vector2, own_priority: bool, mode: int) -> Dictionary:
 	var skeleton := Skeleton2D.new()
 	skeleton.position = position
 	skeleton.scale = Vector2(-1, 1) if mirrored else Vector2.ONE
 	add_child(skeleton)
-	var s0 := Rig.bone(skeleton, "spine_0", Vector2.ZERO, 40.0, 0.2, -PI / 2)
-	var chest := Rig.bone(s0, "chest", Vector2(40, 0), 20.0, 0.0, -0.1)
-	var l0 := Rig.bone(chest, "left_0", Vector2(18, -14), 36.0, 0.25, -1.9)
-	var l1 := Rig.bone(l0, "left_1", Vector2(36, 0), 32.0, -0.3, -0.6)
-	var r0 := Rig.bone(chest, "right_0", Vector2(18, 14), 36.0, -0.25, 1.9)
-	var r1 := Rig.bone(r0, "right_1", Vector2(36, 0), 32.0, 0.3, 0.6)
+	var bones := Rig.two_armed_creature(skeleton)
 	var side := -1.0 if mirrored else 1.0
 	var ta := make_target(position + Vector2(-50 * side, -70))
 	var tb := make_target(position + Vector2(50 * side, -70))
@@ -305,10 +300,10 @@ func make_creature_rig(mirrored: bool, position: Vector2, own_priority: bool, mo
 	if own_priority:
 		rig.process_priority = 5
 	add_child(rig)
-	rig.root_bone = s0
-	rig.tip_bones = [rig.get_path_to(l1), rig.get_path_to(r1)] as Array[NodePath]
+	rig.root_bone = bones[0]
+	rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath]
 	rig.targets = [rig.get_path_to(ta), rig.get_path_to(tb)] as Array[NodePath]
-	return {"rig": rig, "bones": [s0, chest, l0, l1, r0, r1], "targets": [ta, tb]}
+	return {"rig": rig, "bones": bones, "targets": [ta, tb]}
 
 
 func test_fabrik_rig2d_is_batched_and_solve_all_takes_it() -> void:

@@ -12,14 +12,7 @@ func make_creature(skeleton_scale := Vector2.ONE, at := Vector2(400, 300)) -> Ar
 	skeleton.position = at
 	skeleton.scale = skeleton_scale
 	add_child(skeleton)
-	var s0 := Rig.bone(skeleton, "spine_0", Vector2.ZERO, 40.0, 0.2, -PI / 2)
-	var s1 := Rig.bone(s0, "spine_1", Vector2(40, 0), 40.0, -0.1, 0.15)
-	var chest := Rig.bone(s1, "chest", Vector2(40, 0), 20.0, 0.0, -0.1)
-	var l0 := Rig.bone(chest, "left_0", Vector2(18, -14), 36.0, 0.25, -1.9)
-	var l1 := Rig.bone(l0, "left_1", Vector2(36, 0), 32.0, -0.3, -0.6)
-	var r0 := Rig.bone(chest, "right_0", Vector2(18, 14), 36.0, -0.25, 1.9)
-	var r1 := Rig.bone(r0, "right_1", Vector2(36, 0), 32.0, 0.3, 0.6)
-	return [skeleton, [s0, s1, chest, l0, l1, r0, r1]]
+	return [skeleton, Rig.two_armed_creature(skeleton)]
 
 
 func make_rig(bones: Array, targets: Array) -> Node2D:

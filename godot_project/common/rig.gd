@@ -74,3 +74,17 @@ static func target(parent: Node, target_name: String, at: Vector2) -> Node2D:
 	parent.add_child(t)
 	t.global_position = at
 	return t
+
+
+## A two-armed creature under `skeleton`: a spine of three bones (spine_0, spine_1, chest; the chest carries both
+## shoulders at different points), two two-bone arms, bone angles != 0. Returns the bones in the rig's order:
+## spine_0, spine_1, chest, left_0, left_1, right_0, right_1 (the hands are left_1 and right_1).
+static func two_armed_creature(skeleton: Node) -> Array:
+	var s0 := bone(skeleton, "spine_0", Vector2.ZERO, 40.0, 0.2, -PI / 2)
+	var s1 := bone(s0, "spine_1", Vector2(40, 0), 40.0, -0.1, 0.15)
+	var chest := bone(s1, "chest", Vector2(40, 0), 20.0, 0.0, -0.1)
+	var l0 := bone(chest, "left_0", Vector2(18, -14), 36.0, 0.25, -1.9)
+	var l1 := bone(l0, "left_1", Vector2(36, 0), 32.0, -0.3, -0.6)
+	var r0 := bone(chest, "right_0", Vector2(18, 14), 36.0, -0.25, 1.9)
+	var r1 := bone(r0, "right_1", Vector2(36, 0), 32.0, 0.3, 0.6)
+	return [s0, s1, chest, l0, l1, r0, r1]

@@ -22,14 +22,7 @@ func make_creature(at: Vector2, mirrored: bool) -> Dictionary:
 	skeleton.position = at
 	skeleton.scale = Vector2(-1, 1) if mirrored else Vector2.ONE
 	root.add_child(skeleton)
-	var s0 := Rig.bone(skeleton, "spine_0", Vector2.ZERO, 40.0, 0.2, -PI / 2)
-	var s1 := Rig.bone(s0, "spine_1", Vector2(40, 0), 40.0, -0.1, 0.15)
-	var chest := Rig.bone(s1, "chest", Vector2(40, 0), 20.0, 0.0, -0.1)
-	var l0 := Rig.bone(chest, "left_0", Vector2(18, -14), 36.0, 0.25, -1.9)
-	var l1 := Rig.bone(l0, "left_1", Vector2(36, 0), 32.0, -0.3, -0.6)
-	var r0 := Rig.bone(chest, "right_0", Vector2(18, 14), 36.0, -0.25, 1.9)
-	var r1 := Rig.bone(r0, "right_1", Vector2(36, 0), 32.0, 0.3, 0.6)
-	var bones := [s0, s1, chest, l0, l1, r0, r1]
+	var bones := Rig.two_armed_creature(skeleton)
 	var targets := [Node2D.new(), Node2D.new()]
 	for t in targets:
 		root.add_child(t)

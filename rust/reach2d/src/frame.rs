@@ -231,16 +231,22 @@ fn stop_preview(bones: &mut Bones) {
 /// `_ready`: at run time, takes `priority` as process priority when the user left it at 0 (so the node runs after
 /// what poses its bones), then says what is wrong with the setup, if anything.
 pub fn ready<T: IkNode>(node: &mut T, priority: i32) {
-    if !in_editor() {
-        let mut base = node.base_mut();
-        if base.get_process_priority() == 0 {
-            base.set_process_priority(priority);
-        }
-        if base.get_physics_process_priority() == 0 {
-            base.set_physics_process_priority(priority);
-        }
-    }
+    take_runtime_priority(&mut node.base_mut(), priority);
     check_now(node);
+}
+
+/// At run time, gives `node` `priority` as its process and physics priority where the user left them at 0, so
+/// it runs after what poses the bones (animation, scripts at the default priority). In the editor, nothing.
+pub fn take_runtime_priority(node: &mut Node2D, priority: i32) {
+    if in_editor() {
+        return;
+    }
+    if node.get_process_priority() == 0 {
+        node.set_process_priority(priority);
+    }
+    if node.get_physics_process_priority() == 0 {
+        node.set_physics_process_priority(priority);
+    }
 }
 
 /// The notifications every node handles alike: never save a solved pose, and leave no preview or stretch behind.

@@ -16,7 +16,7 @@ use reach2d_core::{SpringCollider, Vec2, wrap_angle};
 
 use crate::checked;
 use crate::editor::in_editor;
-use crate::frame::{RUNTIME_PROCESS_PRIORITY, counted};
+use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, counted};
 use crate::io::convert::{affine, vec2, vector2};
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
@@ -257,15 +257,7 @@ struct LegNow {
 #[godot_api]
 impl INode2D for FootGrounder2D {
     fn ready(&mut self) {
-        if !in_editor() {
-            let mut base = self.base_mut();
-            if base.get_process_priority() == 0 {
-                base.set_process_priority(RUNTIME_PROCESS_PRIORITY);
-            }
-            if base.get_physics_process_priority() == 0 {
-                base.set_physics_process_priority(RUNTIME_PROCESS_PRIORITY);
-            }
-        }
+        frame::take_runtime_priority(&mut self.base_mut(), RUNTIME_PROCESS_PRIORITY);
         self.mark_legs();
         self.base_mut().update_configuration_warnings();
     }
