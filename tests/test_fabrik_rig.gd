@@ -355,9 +355,11 @@ func test_no_allocation_per_solve() -> void:
 	var baseline: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
 	for frame in 60:
 		ta.global_position = Vector2(350 + 20 * sin(frame * 0.2), 200)
+		# As an AnimationPlayer animating a property does: set() every frame, which asks the node's `_set` first.
+		rig.set("weight", 0.9 + 0.1 * sin(frame * 0.1))
 		rig.solve()
 	var used: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
-	print("FabrikRig2D: %d heap allocations in 60 solves" % used)
-	expect(used == 0, "60 solves made %d heap allocations in the nodes' code" % used)
+	print("FabrikRig2D: %d heap allocations in 60 solves with set() every frame" % used)
+	expect(used == 0, "60 solves with set() every frame made %d heap allocations in the nodes' code" % used)
 	expect(rig.get_bone_count() == 7, "seven bones in the rig (got %d)" % rig.get_bone_count())
 	expect(rig.get_rig_bone(3) == bones[3], "bone order: the first branch, then the second's new bones")

@@ -196,10 +196,16 @@ impl FabrikRig2D {
     /// array, is one error naming it, and the value is kept. `false` for other properties and for typed arrays,
     /// which take Godot's own route.
     fn set_effector_array(&mut self, property: &StringName, value: &Variant) -> bool {
-        let name = property.to_string();
-        if !matches!(name.as_str(), "tip_bones" | "targets" | "effector_weights") {
+        // Godot asks `_set` about every property set on the node (an animated `weight` every frame): compare
+        // without a Rust allocation.
+        let text = GString::from(property);
+        let chars = text.chars();
+        let Some(name) = ["tip_bones", "targets", "effector_weights"]
+            .into_iter()
+            .find(|name| chars.iter().copied().eq(name.chars()))
+        else {
             return false;
-        }
+        };
         let typed = value.get_type() == VariantType::ARRAY && value.try_to::<VarArray>().is_err();
         if typed || value.get_type() == VariantType::PACKED_FLOAT32_ARRAY {
             return false; // Typed: Godot's own route reaches the typed setter.
