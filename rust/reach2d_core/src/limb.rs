@@ -23,8 +23,9 @@ pub struct LimbAim {
     pub stretch: Option<LimbStretch>,
     /// Within this distance of full reach the aim eases into the straight pose ([`soften_reach`]); 0 = exact.
     pub softness: f32,
-    /// The rotations the node wrote last: a read pose equal to them is the node's own result, not the artist's.
-    pub own_rotations: Option<[f32; 2]>,
+    /// `true` when the pose read is the node's own last result (a warm start), not the artist's (an animation's,
+    /// the scene's, the rest pose): the caller decides, as it tells its own writes back from the engine.
+    pub from_own_result: bool,
 }
 
 /// Solves a two-bone limb (`joints`: root, joint, tip, as read from `pose`) toward `aim`, bending to the side
@@ -38,8 +39,7 @@ pub fn solve_limb(
     side: &mut BendSide,
 ) -> Result<f32, SolveError> {
     let [root, joint, tip] = [joints[0], joints[1], joints[2]];
-    let read = [pose.bones[0].rotation, pose.bones[1].rotation];
-    let from_artist = aim.own_rotations != Some(read);
+    let from_artist = !aim.from_own_result;
     let bend = side.sign(pose.parent.matrix2.determinant(), [root, joint, tip], from_artist, aim.goal, aim.pole);
     let (upper, lower) = (root.distance(joint), joint.distance(tip));
     let to_goal = aim.goal - root;
@@ -199,7 +199,7 @@ mod tests {
     }
 
     fn aim(goal: Vec2) -> LimbAim {
-        LimbAim { goal, pole: None, tip: None, stretch: None, softness: 0.0, own_rotations: None }
+        LimbAim { goal, pole: None, tip: None, stretch: None, softness: 0.0, from_own_result: false }
     }
 
     #[test]
