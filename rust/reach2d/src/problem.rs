@@ -101,7 +101,7 @@ impl Problem {
             Self::BoneOutsideTree => "The bones are not inside the scene tree.".into(),
             Self::PoseNotFinite => "The bones' transforms are NaN or infinite (a zero scale?): the bones keep their pose until they are finite again.".into(),
             Self::SpringForceNotFinite => "`gravity` or `external_force` is NaN or infinite: give finite vectors in pixels per second squared.".into(),
-            Self::DeltaNotFinite => "`advance(delta)`: delta is negative, NaN, infinite or too large for a 32-bit float: give a finite time in seconds.".into(),
+            Self::DeltaNotFinite => "`advance(delta)`: delta is NaN, infinite or too large for a 32-bit float (or negative, for FootGrounder2D): give a finite time in seconds.".into(),
             Self::ZeroScale => "The skeleton, an ancestor or a bone of the chain has a zero scale (on one axis or both): the chain has collapsed, so the bones keep their last pose until the scale is non-zero again.".into(),
             Self::Solver(error) => format!("The solver rejected the chain: {error}."),
             Self::NoEffectors => "No effectors: add the tip Bone2D of each branch to `tip_bones` and its target to `targets`.".into(),
