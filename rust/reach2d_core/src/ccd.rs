@@ -21,9 +21,11 @@ use core::f32::consts::PI;
 use glam::Vec2;
 
 use crate::angle::{ChainLimits, signed_angle};
+use crate::error::SolveError;
 use crate::geom::{TINY_SQ, conform_lengths, direction_or, unit_or};
 use crate::refine::Refiner;
-use crate::{CcdSettings, ChainSolver, SolveError, SolveReport, validate};
+use crate::solver::{CcdSettings, ChainSolver, SolveReport};
+use crate::validate;
 
 /// Moves the chain toward `target` with CCD; returns what it did.
 ///

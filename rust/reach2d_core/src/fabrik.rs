@@ -3,9 +3,11 @@
 use glam::Vec2;
 
 use crate::angle::{AngleLimit, ChainLimits};
+use crate::error::SolveError;
 use crate::geom::{TINY_SQ, conform_lengths, direction_or, respace, unit_or};
 use crate::refine::Refiner;
-use crate::{ChainSolver, FabrikSettings, SolveError, SolveReport, validate};
+use crate::solver::{ChainSolver, FabrikSettings, SolveReport};
+use crate::validate;
 
 /// Moves the chain toward `target` with FABRIK; returns what it did.
 ///

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use crate::SolveError;
+use crate::error::SolveError;
 use crate::pole::side_of;
 use crate::posed::{TipDirection, follow_tip_direction};
 use crate::two_bone::{soften_reach, solve_two_bone};

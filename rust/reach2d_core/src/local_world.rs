@@ -531,7 +531,7 @@ fn ray_half_plane(point: Vec2, normal: Vec2, from: Vec2, motion: Vec2) -> Option
     (s >= 0.0 && m < 0.0).then(|| (-s / m, normal))
 }
 
-impl crate::SpringCollider for LocalWorld {
+impl crate::spring_contact::SpringCollider for LocalWorld {
     fn sweep(&mut self, from: Vec2, motion: Vec2, _radius: f32) -> Option<(Vec2, Vec2)> {
         self.ray(from, motion).map(|hit| (hit.point, hit.normal))
     }

@@ -3,8 +3,9 @@
 use glam::Vec2;
 
 use crate::angle::{AngleLimit, signed_angle};
+use crate::error::SolveError;
 use crate::geom::direction_or;
-use crate::{SolveError, validate};
+use crate::validate;
 
 /// Result of [`solve_look_at`].
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -6,7 +6,7 @@
 use glam::Vec2;
 
 use crate::geom::unit_or;
-use crate::solve_two_bone;
+use crate::two_bone::solve_two_bone;
 
 /// `|sin|` of the angle at or below which [`side_of`] calls a point on the line (about 0.006 degrees).
 pub const STRAIGHT_SINE: f32 = 1e-4;

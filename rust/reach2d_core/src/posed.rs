@@ -5,9 +5,10 @@
 use glam::{Affine2, Mat2, Vec2};
 
 use crate::angle::{AngleLimit, ChainLimits};
+use crate::error::SolveError;
 use crate::pole::pre_bend_toward_pole;
+use crate::solver::{ChainSolver, SolveReport};
 use crate::write_back::{ChainPose, lerp_angle};
-use crate::{ChainSolver, SolveError, SolveReport};
 
 /// The tip bone's wanted global direction (`match_target_rotation`).
 #[derive(Clone, Copy, Debug, PartialEq)]

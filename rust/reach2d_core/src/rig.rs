@@ -23,10 +23,12 @@
 
 use glam::{Affine2, Vec2};
 
+use crate::angle::{AngleLimit, ChainLimits, signed_angle, wrap_angle};
+use crate::error::SolveError;
 use crate::geom::{TINY_SQ, direction_or, unit_or};
+use crate::solver::{FabrikSettings, SolveReport};
 use crate::validate::{coord_ok, tolerance_ok};
 use crate::write_back::{BonePose, lerp_angle, try_inverse};
-use crate::{AngleLimit, FabrikSettings, SolveError, SolveReport, signed_angle, wrap_angle};
 
 /// One end effector's goal: where its tip bone's end should go, and how much it counts against the others.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -259,7 +261,7 @@ impl FabrikRig {
         if effectors.len() != e {
             return Err(SolveError::LengthMismatch { joints: effectors.len(), lengths: e });
         }
-        crate::validate::limits(&crate::ChainLimits { root_direction, per_bone: limits }, n)?;
+        crate::validate::limits(&ChainLimits { root_direction, per_bone: limits }, n)?;
         if !tolerance_ok(settings.tolerance) {
             return Err(SolveError::InvalidSettings);
         }

@@ -45,7 +45,9 @@ use core::fmt;
 
 use glam::{Affine2, Vec2};
 
-use crate::{ChainLimits, SolveError, signed_angle, validate, wrap_angle};
+use crate::angle::{ChainLimits, signed_angle, wrap_angle};
+use crate::error::SolveError;
+use crate::validate;
 
 /// The longest simulation substep, seconds: a step of `delta` runs `ceil(delta / SPRING_SUBSTEP)` equal substeps.
 pub const SPRING_SUBSTEP: f32 = 1.0 / 240.0;

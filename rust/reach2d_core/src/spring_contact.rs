@@ -26,8 +26,8 @@
 
 use glam::Vec2;
 
+use crate::angle::{signed_angle, wrap_angle};
 use crate::spring::{RIGID_LENGTH, SpringBone, SpringFrame, SpringGoal, SpringScale, SpringSettings, spring_energy};
-use crate::{signed_angle, wrap_angle};
 
 /// How far outside a surface an end is put back, caller units (px): enough that the next sweep starts outside
 /// the shape (a sweep ignores a shape it starts in), too little to see.

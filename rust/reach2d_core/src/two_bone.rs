@@ -2,8 +2,10 @@
 
 use glam::Vec2;
 
+use crate::error::SolveError;
 use crate::geom::unit_or;
-use crate::{SolveError, SolveReport, validate};
+use crate::solver::SolveReport;
+use crate::validate;
 
 /// Result of [`solve_two_bone`].
 #[derive(Clone, Copy, Debug, PartialEq)]

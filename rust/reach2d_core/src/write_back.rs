@@ -17,7 +17,7 @@
 
 use glam::{Affine2, Mat2, Vec2};
 
-use crate::{AngleLimit, signed_angle, step_toward, wrap_angle};
+use crate::angle::{AngleLimit, signed_angle, step_toward, wrap_angle};
 
 /// Squared length below which a direction is treated as undefined (the bone keeps its rotation).
 const DEGENERATE_SQ: f32 = 1.0e-12;
