@@ -2,7 +2,7 @@
 
 use glam::{Affine2, Vec2};
 
-use crate::local_world::*;
+use crate::local_world::LocalWorld;
 
 #[test]
 fn a_spring_in_a_local_world_rests_on_a_box_like_in_any_world() {

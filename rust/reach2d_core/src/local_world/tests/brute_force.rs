@@ -4,7 +4,8 @@ use glam::Vec2;
 
 use super::fixtures::{add_kind, random_data, random_transform};
 use crate::common::Rng;
-use crate::local_world::*;
+use crate::local_world::LocalWorld;
+use crate::local_world::shapes::Kind;
 
 /// Brute force: the distance from `p` to the segment `a..b` by sampling it (200 points), refined by a ternary
 /// search around the best sample (the distance along a segment is convex in its parameter).

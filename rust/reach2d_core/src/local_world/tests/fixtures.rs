@@ -3,7 +3,7 @@
 use glam::{Affine2, Mat2, Vec2};
 
 use crate::common::Rng;
-use crate::local_world::*;
+use crate::local_world::LocalWorld;
 
 pub(super) fn mirror(v: Vec2) -> Vec2 {
     Vec2::new(-v.x, v.y)

@@ -4,7 +4,7 @@ use glam::Vec2;
 
 use super::fixtures::{add_kind, mirror, mirrored, random_data, random_transform};
 use crate::common::Rng;
-use crate::local_world::*;
+use crate::local_world::LocalWorld;
 
 #[test]
 fn a_mirrored_world_gives_the_mirrored_answers_bit_for_bit() {

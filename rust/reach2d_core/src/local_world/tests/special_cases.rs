@@ -3,7 +3,7 @@
 use glam::{Affine2, Mat2, Vec2};
 
 use super::fixtures::unit_square;
-use crate::local_world::*;
+use crate::local_world::LocalWorld;
 
 #[test]
 fn a_ray_through_a_vertex_hits_it_with_the_corners_bisector() {
