@@ -3,7 +3,10 @@
 use glam::Vec2;
 
 use super::fixtures::{DOWN, Sim, goal, pose};
-use crate::spring::*;
+use crate::angle::ChainLimits;
+use crate::error::SolveError;
+use crate::spring::step::MAX_RELATIVE_SPEED;
+use crate::spring::{SpringBone, SpringError, SpringGoal, SpringScale, SpringSettings, step_spring};
 
 #[test]
 fn bad_input_changes_nothing() {

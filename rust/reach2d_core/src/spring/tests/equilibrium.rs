@@ -3,7 +3,8 @@
 use glam::Vec2;
 
 use super::fixtures::{DOWN, Sim, directions, goal, pose};
-use crate::spring::*;
+use crate::angle::{signed_angle, wrap_angle};
+use crate::spring::{SpringSettings, spring_energy};
 
 #[test]
 fn a_chain_at_rest_without_gravity_stays_at_rest() {

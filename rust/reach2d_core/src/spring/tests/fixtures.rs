@@ -3,7 +3,8 @@
 
 use glam::Vec2;
 
-use crate::spring::*;
+use crate::angle::ChainLimits;
+use crate::spring::{SpringBone, SpringFrame, SpringGoal, SpringReport, SpringSettings, step_spring};
 
 pub(super) const DOWN: Vec2 = Vec2::new(0.0, 980.0);
 

@@ -3,8 +3,8 @@
 use glam::{Affine2, Vec2};
 
 use super::fixtures::{DOWN, Sim, goal, mirror, pose, root_path};
-use crate::AngleLimit;
-use crate::spring::*;
+use crate::angle::{AngleLimit, ChainLimits};
+use crate::spring::{SpringGoal, SpringScale, SpringSettings, carry_spring};
 
 #[test]
 fn the_mirrored_input_gives_the_mirror_image() {

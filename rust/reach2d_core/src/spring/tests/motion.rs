@@ -5,8 +5,8 @@ use core::f32::consts::FRAC_PI_2;
 use glam::Vec2;
 
 use super::fixtures::{DOWN, Sim, directions, goal, pose, root_path};
-use crate::AngleLimit;
-use crate::spring::*;
+use crate::angle::{AngleLimit, ChainLimits, signed_angle, wrap_angle};
+use crate::spring::{SpringGoal, SpringSettings};
 
 /// The tip's direction over 2 s of a swinging root, sampled every 1/30 s, stepped at `delta`.
 fn swing(delta: f32) -> Vec<f32> {
