@@ -1,6 +1,13 @@
-use super::*;
+use glam::{Affine2, Vec2};
+
+use super::solve::{rotate, rotation_between};
+use super::{FabrikRig, RigEffector, RigPose};
+use crate::angle::{AngleLimit, ChainLimits, signed_angle};
 use crate::common::{TWO_ARMS_PARENTS, TWO_ARMS_POINTS, TWO_ARMS_TIPS, assert_approx_eq};
-use crate::solve_fabrik;
+use crate::error::SolveError;
+use crate::fabrik::solve_fabrik;
+use crate::solver::FabrikSettings;
+use crate::write_back::BonePose;
 
 /// The shared two-armed creature (`tests/common/mod.rs`) and its start points.
 pub(crate) fn two_arms() -> (FabrikRig, Vec<Vec2>) {
@@ -79,7 +86,7 @@ fn stacked_frames(start: &[Vec2], a: Vec2, b: Vec2, frames: usize) -> Vec<(f32, 
             let mut joints = [pose[0], pose[1], pose[2], pose[arm[0]], pose[arm[1]], pose[arm[2]]];
             let lengths: Vec<f32> = joints.windows(2).map(|w| w[0].distance(w[1])).collect();
             let shoulder_before = pose[arm[0]] - pose[2];
-            solve_fabrik(&mut joints, &lengths, target, &crate::ChainLimits::NONE, &settings()).unwrap();
+            solve_fabrik(&mut joints, &lengths, target, &ChainLimits::NONE, &settings()).unwrap();
             let turn = rotation_between(shoulder_before, joints[3] - joints[2]);
             for &p in &other {
                 pose[p] = joints[2] + rotate(turn, pose[p] - pose[2]);
