@@ -206,46 +206,93 @@ impl ChainPose<'_> {
         if joints.len() <= self.bones.len() || out.len() < self.bones.len() || !weight.is_finite() {
             return None;
         }
-        let weight = weight.clamp(0.0, 1.0);
         let mut solved_parent = self.parent;
         let mut written_parent = self.parent;
         for (i, (bone, slot)) in self.bones.iter().zip(out.iter_mut()).enumerate() {
             let limit = rotation_limits.get(i).copied().flatten();
-            let clamp = |angle: f32| limit.map_or(angle, |l| l.clamp(wrap_angle(angle)));
-            let aim = bone.basis * self.child_offset(i);
-            // A singular parent (zero scale) defines no direction: the bone keeps its rotation.
-            let v = try_inverse(solved_parent).map(|inverse| inverse.transform_point2(joints[i + 1]) - bone.position);
-            let solved = match v {
-                Some(v) if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ => {
-                    v.to_angle() - aim.to_angle()
-                }
-                _ => bone.rotation,
-            };
-            let solved = if solved.is_finite() { clamp(solved) } else { bone.rotation };
-            let solved = match step.as_mut() {
-                Some(step) => {
-                    let stepped =
-                        step.previous.get(i).map_or(solved, |&p| step_toward(p, solved, step.max_step, limit));
-                    if let Some(slot) = step.stepped.get_mut(i) {
-                        *slot = stepped;
-                    }
-                    stepped
-                }
-                None => solved,
-            };
-            // A huge input rotation (e.g. 1e30) has no sub-turn precision left: blend from its wrapped angle.
-            let from = if bone.rotation.abs() <= HUGE_ROTATION { bone.rotation } else { wrap_angle(bone.rotation) };
-            let written = clamp(lerp_angle(from, solved, weight));
-            if !written.is_finite() {
+            let solved = solved_rotation(solved_parent, bone, joints[i + 1], self.child_offset(i));
+            let bone_step = step
+                .as_ref()
+                .and_then(|step| step.previous.get(i).map(|&previous| BoneStep { previous, max_step: step.max_step }));
+            let rotation = finish_rotation(bone.rotation, solved, weight, limit, bone_step);
+            if let Some(stepped) = step.as_mut().and_then(|step| step.stepped.get_mut(i)) {
+                *stepped = rotation.solved;
+            }
+            if !rotation.written.is_finite() {
                 return None;
             }
-            *slot = written;
-            solved_parent *= bone.local_with(solved);
-            written_parent *= bone.local_with(written);
+            *slot = rotation.written;
+            solved_parent *= bone.local_with(rotation.solved);
+            written_parent *= bone.local_with(rotation.written);
         }
         let effector = written_parent.transform_point2(self.tip_offset);
         effector.is_finite().then_some(effector)
     }
+}
+
+/// The speed limit of one bone's rotation in one write-back (see [`finish_rotation`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoneStep {
+    /// The rotation the previous write-back stepped to, radians.
+    pub previous: f32,
+    /// Most the rotation may move from `previous`, radians; `f32::INFINITY` for no limit (negative or NaN: 0).
+    pub max_step: f32,
+}
+
+/// One bone's rotations after a solve (see [`finish_rotation`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoneRotation {
+    /// The solved rotation, clamped into the bone's limit and stepped, radians: the pose the bone's children aim
+    /// from (its global transform is the parent's solved one times [`BonePose::local_with`] this).
+    pub solved: f32,
+    /// The rotation to write, radians: `solved` blended from the read rotation by `weight`, clamped again. Not
+    /// finite only when the weight is not.
+    pub written: f32,
+}
+
+/// The local rotation (radians) that puts `bone`'s child on the global point `child_point`, when the bone's parent
+/// has the global transform `parent_global` and the child sits at `child_offset` in the bone's own space:
+/// `angle(parent_global⁻¹ · child_point − position) − angle(basis · child_offset)`.
+///
+/// A reflection anywhere (a mirrored parent, the bone's own negative scale) lives inside the matrices, so this
+/// needs no sign rule. Under similarity transforms the child lands exactly on `child_point` (when the bone can reach
+/// it: a point at another distance gives the direction toward it). Undefined directions give the bone's own
+/// `rotation`: a singular parent (zero scale), `child_point` on the bone's origin, a `child_offset` that is zero or
+/// that the basis collapses, a value that is not finite. Never panics.
+#[must_use]
+pub fn solved_rotation(parent_global: Affine2, bone: &BonePose, child_point: Vec2, child_offset: Vec2) -> f32 {
+    let aim = bone.basis * child_offset;
+    let v = try_inverse(parent_global).map(|inverse| inverse.transform_point2(child_point) - bone.position);
+    match v {
+        Some(v) if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ => {
+            v.to_angle() - aim.to_angle()
+        }
+        _ => bone.rotation,
+    }
+}
+
+/// What a bone writes after its solve: the `solved` rotation (radians, e.g. from [`solved_rotation`]) clamped into
+/// `limit`, moved from `step.previous` by at most `step.max_step` ([`step_toward`]: along the allowed arc, never
+/// across the excluded side), then blended from the `read` rotation by `weight` (Godot's `lerp_angle`, the weight
+/// clamped into `[0, 1]`) and clamped into `limit` again.
+///
+/// A `solved` that is not finite counts as `read` (unclamped). A huge `read` (beyond 1000 rad, e.g. 1e30) has no
+/// sub-turn precision left: the blend starts from its wrapped angle instead. A NaN `weight` gives a NaN `written`
+/// (callers check it first). Never panics.
+#[must_use]
+pub fn finish_rotation(
+    read: f32,
+    solved: f32,
+    weight: f32,
+    limit: Option<AngleLimit>,
+    step: Option<BoneStep>,
+) -> BoneRotation {
+    let clamp = |angle: f32| limit.map_or(angle, |l| l.clamp(wrap_angle(angle)));
+    let solved = if solved.is_finite() { clamp(solved) } else { read };
+    let solved = step.map_or(solved, |step| step_toward(step.previous, solved, step.max_step, limit));
+    let from = if read.abs() <= HUGE_ROTATION { read } else { wrap_angle(read) };
+    let written = clamp(lerp_angle(from, solved, weight.clamp(0.0, 1.0)));
+    BoneRotation { solved, written }
 }
 
 /// The inverse of `a`, or `None` when it is singular (glam's `inverse` would assert in debug builds).
@@ -262,5 +309,7 @@ pub fn lerp_angle(from: f32, to: f32, weight: f32) -> f32 {
     from + distance * weight
 }
 
+#[cfg(test)]
+mod old_formulas;
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@ use glam::{Affine2, Vec2};
 
 use super::tree::{DEGENERATE_SQ, FabrikRig};
 use crate::angle::{AngleLimit, signed_angle, wrap_angle};
-use crate::write_back::{BonePose, lerp_angle, try_inverse};
+use crate::write_back::{BonePose, finish_rotation, solved_rotation};
 
 /// A rig's pose as read from the engine: the root bone's parent's global transform, each bone's local pose (parents
 /// first) and each effector's end in its tip bone's own space.
@@ -109,7 +109,6 @@ impl FabrikRig {
         {
             return false;
         }
-        let weight = weight.clamp(0.0, 1.0);
         // Indexed: each bone reads its parent's transforms from the buffers it writes.
         #[allow(clippy::needless_range_loop)]
         for i in 0..n {
@@ -120,28 +119,17 @@ impl FabrikRig {
                 (self.solved[self.parents[i]], self.globals[self.parents[i]])
             };
             let limit = rotation_limits.get(i).copied().flatten();
-            let clamp = |angle: f32| limit.map_or(angle, |l| l.clamp(wrap_angle(angle)));
             let axis_point = self.axis_point(i);
             let local_axis =
                 if axis_point < n { pose.bones[axis_point].position } else { pose.tip_offsets[axis_point - n] };
-            let aim = bone.basis * local_axis;
-            let v =
-                try_inverse(solved_parent).map(|inverse| inverse.transform_point2(points[axis_point]) - bone.position);
-            let solved = match v {
-                Some(v) if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ => {
-                    v.to_angle() - aim.to_angle()
-                }
-                _ => bone.rotation,
-            };
-            let solved = if solved.is_finite() { clamp(solved) } else { bone.rotation };
-            let from = if bone.rotation.abs() <= 1000.0 { bone.rotation } else { wrap_angle(bone.rotation) };
-            let written = clamp(lerp_angle(from, solved, weight));
-            if !written.is_finite() {
+            let solved = solved_rotation(solved_parent, bone, points[axis_point], local_axis);
+            let rotation = finish_rotation(bone.rotation, solved, weight, limit, None);
+            if !rotation.written.is_finite() {
                 return false;
             }
-            out[i] = written;
-            self.solved[i] = solved_parent * bone.local_with(solved);
-            self.globals[i] = written_parent * bone.local_with(written);
+            out[i] = rotation.written;
+            self.solved[i] = solved_parent * bone.local_with(rotation.solved);
+            self.globals[i] = written_parent * bone.local_with(rotation.written);
         }
         for (k, (&tip, &offset)) in self.tips.iter().zip(pose.tip_offsets).enumerate() {
             ends[k] = self.globals[tip].transform_point2(offset);

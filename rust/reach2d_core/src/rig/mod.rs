@@ -22,6 +22,8 @@
 //! allocate nothing and never panic.
 
 mod engine;
+#[cfg(test)]
+mod old_write_back;
 mod solve;
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,7 @@
-use core::f32::consts::PI;
+use core::f32::consts::{FRAC_PI_2, PI};
 
 use super::*;
-use crate::common::Rng;
+use crate::common::{Rng, assert_approx_eq};
 
 /// A random chain of similarity transforms: uniform scale of any sign on each bone and on the parent.
 fn mirrored_chain(rng: &mut Rng, n: usize, bones: &mut Vec<BonePose>) -> ChainPose<'static> {
@@ -160,4 +160,95 @@ fn lerp_angle_matches_godot() {
     let mid = lerp_angle(3.0, -3.0, 0.5);
     assert!((wrap_angle(mid) - PI).abs() < 1e-3, "{mid}");
     assert_eq!(lerp_angle(0.3, 2.0, 0.0), 0.3);
+}
+
+#[test]
+fn solved_rotation_puts_the_child_on_the_point_also_under_a_mirrored_parent() {
+    let mut rng = Rng(5);
+    let reflection = Affine2::from_scale(Vec2::new(-1.0, 1.0));
+    for case in 0..500 {
+        // A parent and a bone of uniform scale, each axis mirrored or not.
+        let ps = rng.range(0.5, 3.0);
+        let parent = Affine2::from_scale_angle_translation(
+            Vec2::new(ps * rng.sign(), ps * rng.sign()),
+            rng.range(-PI, PI),
+            Vec2::new(rng.range(-300.0, 300.0), rng.range(-300.0, 300.0)),
+        );
+        let s = rng.range(0.5, 2.0);
+        let position = Vec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+        let bone = BonePose::new(position, rng.range(-PI, PI), Vec2::new(s * rng.sign(), s * rng.sign()), 0.0);
+        let child_offset = Vec2::from_angle(rng.range(-PI, PI)) * rng.range(5.0, 40.0);
+        let wanted = rng.range(-PI, PI);
+        let child_point = (parent * bone.local_with(wanted)).transform_point2(child_offset);
+        let solved = solved_rotation(parent, &bone, child_point, child_offset);
+        assert!(wrap_angle(solved - wanted).abs() < 1e-4, "case {case}: {solved} vs {wanted}");
+        // The parent and the point reflected together: the same local rotation draws the reflected bone.
+        let mirrored =
+            solved_rotation(reflection * parent, &bone, reflection.transform_point2(child_point), child_offset);
+        assert!(wrap_angle(mirrored - solved).abs() < 1e-5, "case {case}: mirrored {mirrored} vs {solved}");
+    }
+}
+
+#[test]
+fn solved_rotation_keeps_the_bone_rotation_where_no_direction_is_defined() {
+    let bone = BonePose::new(Vec2::new(3.0, 1.0), 0.4, Vec2::ONE, 0.0);
+    let (point, offset) = (Vec2::new(20.0, 5.0), Vec2::new(10.0, 0.0));
+    assert_eq!(solved_rotation(Affine2::from_scale(Vec2::ZERO), &bone, point, offset), 0.4, "a singular parent");
+    assert_eq!(solved_rotation(Affine2::IDENTITY, &bone, bone.position, offset), 0.4, "the point on the origin");
+    assert_eq!(solved_rotation(Affine2::IDENTITY, &bone, point, Vec2::ZERO), 0.4, "no child offset");
+    let collapsed = BonePose::new(bone.position, 0.4, Vec2::new(0.0, 1.0), 0.0);
+    assert_eq!(solved_rotation(Affine2::IDENTITY, &collapsed, point, offset), 0.4, "a basis that collapses the offset");
+    assert_eq!(solved_rotation(Affine2::IDENTITY, &bone, Vec2::NAN, offset), 0.4, "a point that is not finite");
+    assert_approx_eq!(solved_rotation(Affine2::IDENTITY, &bone, Vec2::new(3.0, 11.0), offset), FRAC_PI_2, 1e-6);
+}
+
+#[test]
+fn finish_rotation_clamps_steps_and_blends() {
+    let limit = AngleLimit::new(-0.5, 0.5);
+    let full = finish_rotation(0.2, 1.5, 1.0, limit, None);
+    assert_eq!((full.solved, full.written), (0.5, 0.5), "the solved rotation clamped, written at full weight");
+    assert_eq!(finish_rotation(0.2, 1.2, 0.0, None, None).written, 0.2, "weight 0 writes what was read");
+    assert_approx_eq!(finish_rotation(0.2, 1.2, 0.5, None, None).written, 0.7, 1e-6);
+    // Across the seam: from 3.0 halfway toward -3.0 goes through PI, not through 0.
+    assert_approx_eq!(wrap_angle(finish_rotation(3.0, -3.0, 0.5, None, None).written).abs(), PI, 1e-3);
+    assert_eq!(
+        finish_rotation(0.2, 1.2, 7.0, None, None),
+        finish_rotation(0.2, 1.2, 1.0, None, None),
+        "weight clamped"
+    );
+    // The step: at most max_step from the previous rotation, before the weight.
+    let stepped = finish_rotation(0.0, 1.0, 0.5, None, Some(BoneStep { previous: 0.0, max_step: 0.25 }));
+    assert_approx_eq!(stepped.solved, 0.25, 1e-6);
+    assert_approx_eq!(stepped.written, 0.125, 1e-6);
+    // Along the allowed arc: from 2.4 toward -2.4 within (-2.5, 2.5) turns back through 0, not across PI.
+    let wide = AngleLimit::new(-2.5, 2.5);
+    let arc = finish_rotation(2.4, -2.4, 1.0, wide, Some(BoneStep { previous: 2.4, max_step: 0.5 }));
+    assert_approx_eq!(arc.solved, 1.9, 1e-6);
+    // A solved rotation that is not finite counts as the read one; a huge read one blends from its wrapped angle.
+    let kept = finish_rotation(0.3, f32::NAN, 1.0, limit, None);
+    assert_eq!(kept.solved, 0.3, "not clamped");
+    assert_approx_eq!(kept.written, 0.3, 1e-6);
+    assert_eq!(finish_rotation(1.0e30, 0.1, 0.0, None, None).written, wrap_angle(1.0e30));
+    assert!(finish_rotation(0.3, 0.4, f32::NAN, None, None).written.is_nan());
+}
+
+#[test]
+fn finish_rotation_of_mirrored_angles_is_the_mirrored_rotation() {
+    // A reflection negates every rotation and turns a limit (min, max) into (-max, -min).
+    let mut rng = Rng(12);
+    for case in 0..2000 {
+        let (read, solved, previous) = (rng.range(-PI, PI), rng.range(-4.0, 4.0), rng.range(-PI, PI));
+        let weight = rng.range(0.0, 1.0);
+        let limit = (rng.unit() < 0.7).then(|| {
+            let min = rng.range(-PI, PI);
+            AngleLimit { min, max: min + rng.range(0.0, 5.0) }
+        });
+        let step = (rng.unit() < 0.5).then(|| BoneStep { previous, max_step: rng.range(0.0, 1.0) });
+        let mirrored_limit = limit.map(|l| AngleLimit { min: -l.max, max: -l.min });
+        let mirrored_step = step.map(|s| BoneStep { previous: -s.previous, ..s });
+        let a = finish_rotation(read, solved, weight, limit, step);
+        let b = finish_rotation(-read, -solved, weight, mirrored_limit, mirrored_step);
+        assert!(wrap_angle(a.solved + b.solved).abs() < 1e-4, "case {case}: {a:?} vs {b:?}");
+        assert!(wrap_angle(a.written + b.written).abs() < 1e-4, "case {case}: {a:?} vs {b:?}");
+    }
 }
