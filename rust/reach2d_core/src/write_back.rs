@@ -310,6 +310,4 @@ pub fn lerp_angle(from: f32, to: f32, weight: f32) -> f32 {
 }
 
 #[cfg(test)]
-mod old_formulas;
-#[cfg(test)]
 mod tests;

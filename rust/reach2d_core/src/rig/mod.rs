@@ -22,8 +22,6 @@
 //! allocate nothing and never panic.
 
 mod engine;
-#[cfg(test)]
-mod old_write_back;
 mod solve;
 #[cfg(test)]
 mod tests;
