@@ -2,10 +2,15 @@
 //! differs, how far it turns to the ground's slope, and how much the hips drop so the lower foot still reaches.
 //!
 //! All of it is plane geometry on global vectors (`up`, the ground's normal, offsets), with no handedness anywhere:
-//! a reflected input gives exactly the reflected output. The caller casts the ray ([`FootRay`]) in its world.
+//! a reflected input gives exactly the reflected output. The caller casts the ray ([`FootRay`]) in its world. Where
+//! the result goes back into the scene (the hips' offset in their parent's space, [`offset_in_parent`]; the foot
+//! bone's local rotation, [`foot_rotation`]) it goes through the nodes' matrices, so a mirrored character needs no
+//! sign rule there either. [`max_step`] and [`up_from_gravity`] turn the engine's numbers (a speed and a frame's
+//! time, the world's gravity) into what the rest takes.
 
-use crate::angle::signed_angle;
-use glam::Vec2;
+use glam::{Affine2, Mat2, Vec2};
+
+use crate::angle::{signed_angle, wrap_angle};
 
 /// One foot's ground settings, in global pixels and radians.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,5 +132,81 @@ pub fn rotate(v: Vec2, angle: f32) -> Vec2 {
     Vec2::from_angle(angle).rotate(v)
 }
 
+/// The most a value limited to `speed` per second may move in a frame of `delta` seconds (px, radians: the speed's
+/// unit).
+///
+/// `speed <= 0` (or NaN, or `f32::INFINITY`) is no limit: `f32::INFINITY`. A negative or non-finite `delta` counts
+/// as 0 (an infinite frame must not lift the limit), so the value stays. Computed in `f64`; a product beyond `f32`
+/// gives `f32::INFINITY`.
+#[must_use]
+pub fn max_step(speed: f32, delta: f64) -> f32 {
+    if speed > 0.0 && speed < f32::INFINITY {
+        let delta = if delta.is_finite() { delta.max(0.0) } else { 0.0 };
+        (f64::from(speed) * delta) as f32
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// The unit vector against `gravity` (any length, global): `(0, -1)` (up on a y-down screen) for a gravity that is
+/// zero, not finite, or too small or too large to normalize.
+#[must_use]
+pub fn up_from_gravity(gravity: Vec2) -> Vec2 {
+    (-gravity).try_normalize().unwrap_or(Vec2::NEG_Y)
+}
+
+/// A node's global basis whose determinant is at most this (in absolute value) is collapsed: no offset is expressed
+/// in it.
+const COLLAPSED_DETERMINANT: f32 = 1.0e-10;
+
+/// The global offset `global_offset` (px) expressed in the parent space of a node whose global basis is
+/// `global_basis` and local basis `local_basis` (rotation, scale and skew, no translation): the change of the node's
+/// local position that moves it by `global_offset`. The parent's basis is `global · local⁻¹`, so this is
+/// `local · global⁻¹ · global_offset`; a reflection anywhere is inside the matrices.
+///
+/// `None` for a collapsed global basis (zero scale: determinant within `1e-10` of 0), one that is not finite, or a
+/// result that is not finite. Never panics.
+#[must_use]
+pub fn offset_in_parent(global_basis: Mat2, local_basis: Mat2, global_offset: Vec2) -> Option<Vec2> {
+    let determinant = global_basis.determinant();
+    if !(determinant.is_finite() && determinant.abs() > COLLAPSED_DETERMINANT) {
+        return None;
+    }
+    let in_parent = local_basis * (global_basis.inverse() * global_offset);
+    in_parent.is_finite().then_some(in_parent)
+}
+
+/// The local rotation (radians) of a foot bone, a direct child of a leg's tip bone, that keeps the foot's animated
+/// angle to the world turned by `tilt`: its global x axis is the animated one rotated by `tilt` radians.
+///
+/// `animated_tip` is the tip bone's global transform in the animated pose, `animated` the foot's local rotation
+/// there; `foot_basis` is the foot's local basis without its rotation (scale and skew: the local basis is
+/// `rotate(rotation) · foot_basis`), `tip_basis` the tip bone's global basis now (after the leg's solve). The result
+/// is the equal angle within half a turn of `animated` (no jump of a whole turn). The matrices carry any
+/// reflection: the mirrored animated tip and tip basis (and the mirrored `-tilt`) give the rotation that draws the
+/// mirrored foot, the same local rotation. `None` when `tip_basis` is collapsed (a zero scale: the foot keeps its
+/// rotation) or the result is not finite. Never panics.
+#[must_use]
+pub fn foot_rotation(
+    animated_tip: Affine2,
+    animated: f32,
+    foot_basis: Mat2,
+    tilt: f32,
+    tip_basis: Mat2,
+) -> Option<f32> {
+    let along = foot_basis * Vec2::X;
+    let animated_axis = animated_tip.matrix2 * (Mat2::from_angle(animated) * along);
+    let wanted_axis = rotate(animated_axis, tilt);
+    if tip_basis.determinant().abs() <= f32::EPSILON * tip_basis.x_axis.length_squared().max(1e-30) {
+        return None;
+    }
+    let in_tip = tip_basis.inverse() * wanted_axis;
+    let rotation = in_tip.to_angle() - along.to_angle();
+    let rotation = animated + wrap_angle(rotation - animated);
+    rotation.is_finite().then_some(rotation)
+}
+
+#[cfg(test)]
+mod node_formulas;
 #[cfg(test)]
 mod tests;

@@ -1,3 +1,7 @@
+use core::f32::consts::PI;
+
+use glam::{Affine2, Mat2};
+
 use super::*;
 use crate::common::assert_approx_eq;
 
@@ -74,4 +78,120 @@ fn the_hips_drop_so_each_leg_keeps_its_animated_extension_and_never_rise() {
     assert_eq!(hips_drop([3.0, 12.0, f32::NAN], 40.0), 12.0);
     assert_eq!(hips_drop([3.0, 12.0], 5.0), 5.0);
     assert_eq!(hips_drop([], 5.0), 0.0);
+}
+
+#[test]
+fn max_step_is_speed_times_time_and_never_lifted_by_a_bad_frame() {
+    assert_eq!(max_step(2.0, 0.5), 1.0);
+    assert_eq!(max_step(3.0, 1.0 / 60.0), (3.0f64 * (1.0 / 60.0)) as f32, "computed in f64");
+    for no_limit in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        assert_eq!(max_step(no_limit, 0.5), f32::INFINITY, "speed {no_limit}");
+    }
+    for no_time in [-0.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0] {
+        assert_eq!(max_step(2.0, no_time), 0.0, "delta {no_time}");
+    }
+    assert_eq!(max_step(f32::MAX, 10.0), f32::INFINITY, "beyond f32");
+}
+
+#[test]
+fn up_is_against_gravity_and_mirrors() {
+    assert_approx_eq!(up_from_gravity(Vec2::new(0.0, 980.0)), Vec2::new(0.0, -1.0), 1e-6);
+    let slanted = up_from_gravity(Vec2::new(300.0, 400.0));
+    assert_approx_eq!(slanted, Vec2::new(-0.6, -0.8), 1e-6);
+    assert_eq!(up_from_gravity(mirror(Vec2::new(300.0, 400.0))), mirror(slanted));
+    for none in [Vec2::ZERO, Vec2::new(f32::NAN, 1.0), Vec2::new(f32::INFINITY, 0.0), Vec2::splat(f32::MAX)] {
+        assert_eq!(up_from_gravity(none), Vec2::new(0.0, -1.0), "gravity {none}");
+    }
+    assert_eq!(up_from_gravity(Vec2::new(0.0, 1e-30)), Vec2::new(0.0, -1.0), "too small to normalize");
+}
+
+/// A basis: rotation `angle`, then `scale` (either sign) and `skew`, as Godot builds a node's.
+fn basis(angle: f32, scale: Vec2, skew: f32) -> Mat2 {
+    Mat2::from_angle(angle)
+        * Mat2::from_cols(Vec2::new(scale.x, 0.0), Vec2::new(-scale.y * skew.sin(), scale.y * skew.cos()))
+}
+
+/// `M·B`: a basis reflected across the y axis with the world.
+fn mirrored(b: Mat2) -> Mat2 {
+    Mat2::from_cols(mirror(b.x_axis), mirror(b.y_axis))
+}
+
+#[test]
+fn an_offset_in_the_parent_moves_the_node_by_the_global_offset_also_mirrored() {
+    let offset = Vec2::new(0.0, 12.0);
+    assert_eq!(offset_in_parent(Mat2::IDENTITY, Mat2::IDENTITY, offset), Some(offset));
+    let cases = [
+        (basis(0.4, Vec2::new(2.0, 0.5), 0.3), basis(-0.2, Vec2::new(1.5, 1.0), 0.0)),
+        (basis(1.1, Vec2::new(-1.0, 1.0), 0.0), basis(0.0, Vec2::new(-1.0, 1.0), 0.0)), // the hips' own flip
+        (basis(-2.0, Vec2::new(0.7, -1.3), -0.4), basis(0.9, Vec2::ONE, 0.2)),
+    ];
+    for (global, local) in cases {
+        // The parent's basis is global · local⁻¹: moving the local position by the answer moves the node by `offset`.
+        let parent = global * local.inverse();
+        let in_parent = offset_in_parent(global, local, offset).unwrap();
+        assert_approx_eq!(parent * in_parent, offset, 1e-4);
+        // The world reflected (the node's global basis and the offset): the same local change, which moves the
+        // reflected node by the reflected offset.
+        let reflected = offset_in_parent(mirrored(global), local, mirror(offset)).unwrap();
+        assert_approx_eq!(reflected, in_parent, 1e-4);
+        assert_approx_eq!(mirrored(parent) * reflected, mirror(offset), 1e-4);
+    }
+    assert_eq!(offset_in_parent(Mat2::ZERO, Mat2::IDENTITY, offset), None, "a zero scale");
+    assert_eq!(offset_in_parent(Mat2::from_diagonal(Vec2::new(1e-6, 1e-6)), Mat2::IDENTITY, offset), None);
+    assert_eq!(offset_in_parent(Mat2::from_diagonal(Vec2::new(f32::NAN, 1.0)), Mat2::IDENTITY, offset), None);
+    assert_eq!(offset_in_parent(Mat2::IDENTITY, Mat2::IDENTITY, Vec2::new(f32::INFINITY, 0.0)), None);
+}
+
+/// The global direction of the foot's x axis when it has the local rotation `rotation` under a tip of basis `tip`.
+fn drawn_axis(tip: Mat2, rotation: f32, foot_basis: Mat2) -> Vec2 {
+    (tip * Mat2::from_angle(rotation) * foot_basis * Vec2::X).normalize()
+}
+
+#[test]
+fn the_foot_keeps_its_animated_angle_to_the_world_turned_by_the_tilt() {
+    let foot_basis = basis(0.0, Vec2::new(1.2, 0.8), 0.2);
+    let animated_tip = Affine2::from_mat2_translation(basis(0.7, Vec2::new(1.0, 1.5), 0.1), Vec2::new(40.0, 90.0));
+    let (animated, tilt) = (0.3, -0.25);
+    let wanted = rotate(drawn_axis(animated_tip.matrix2, animated, foot_basis), tilt);
+    // The leg's solve turned the tip; the foot turns back so that it stays level with the world (plus the tilt).
+    for tip_now in [basis(1.9, Vec2::new(1.0, 1.5), 0.1), basis(-0.4, Vec2::new(-1.0, 1.5), 0.1), animated_tip.matrix2]
+    {
+        let rotation = foot_rotation(animated_tip, animated, foot_basis, tilt, tip_now).unwrap();
+        assert_approx_eq!(drawn_axis(tip_now, rotation, foot_basis), wanted, 1e-5);
+        assert!((rotation - animated).abs() <= PI, "within half a turn of the animated rotation: {rotation}");
+    }
+    // Unmoved and untilted: the animated rotation.
+    assert_approx_eq!(
+        foot_rotation(animated_tip, animated, foot_basis, 0.0, animated_tip.matrix2).unwrap(),
+        animated,
+        1e-6
+    );
+    // An animated rotation many turns around stays near it, not wrapped.
+    let far = foot_rotation(animated_tip, animated + 20.0 * PI, foot_basis, tilt, animated_tip.matrix2).unwrap();
+    assert!((far - (animated + 20.0 * PI)).abs() <= PI, "{far}");
+    assert_eq!(foot_rotation(animated_tip, animated, foot_basis, tilt, Mat2::ZERO), None, "a collapsed tip");
+    assert_eq!(foot_rotation(animated_tip, f32::NAN, foot_basis, tilt, animated_tip.matrix2), None);
+}
+
+#[test]
+fn a_mirrored_tip_gives_the_rotation_that_draws_the_mirrored_foot() {
+    let foot_basis = basis(0.0, Vec2::new(-1.0, 1.0), 0.0); // a foot that is itself flipped
+    let cases = [
+        (basis(0.7, Vec2::ONE, 0.0), basis(1.3, Vec2::ONE, 0.0), 0.3, 0.2),
+        (basis(-2.2, Vec2::new(1.0, -1.0), 0.0), basis(2.8, Vec2::new(1.0, -1.0), 0.0), -1.1, -0.35),
+        (basis(0.1, Vec2::new(1.5, 0.8), 0.3), basis(-0.6, Vec2::new(1.5, 0.8), 0.3), 2.9, 0.4),
+    ];
+    for (animated_tip, tip_now, animated, tilt) in cases {
+        let animated_tip = Affine2::from_mat2_translation(animated_tip, Vec2::new(25.0, 60.0));
+        let rotation = foot_rotation(animated_tip, animated, foot_basis, tilt, tip_now).unwrap();
+        let reflected_tip =
+            Affine2::from_mat2_translation(mirrored(animated_tip.matrix2), mirror(animated_tip.translation));
+        let reflected = foot_rotation(reflected_tip, animated, foot_basis, -tilt, mirrored(tip_now)).unwrap();
+        assert_approx_eq!(
+            drawn_axis(mirrored(tip_now), reflected, foot_basis),
+            mirror(drawn_axis(tip_now, rotation, foot_basis)),
+            1e-5
+        );
+        assert_approx_eq!(reflected, rotation, 1e-5);
+    }
 }
