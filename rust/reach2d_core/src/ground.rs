@@ -207,6 +207,4 @@ pub fn foot_rotation(
 }
 
 #[cfg(test)]
-mod node_formulas;
-#[cfg(test)]
 mod tests;
