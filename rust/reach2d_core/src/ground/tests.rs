@@ -126,7 +126,8 @@ fn an_offset_in_the_parent_moves_the_node_by_the_global_offset_also_mirrored() {
         (basis(-2.0, Vec2::new(0.7, -1.3), -0.4), basis(0.9, Vec2::ONE, 0.2)),
     ];
     for (global, local) in cases {
-        // The parent's basis is global · local⁻¹: moving the local position by the answer moves the node by `offset`.
+        // The parent's basis is global · local⁻¹: the answer, added to the local position, moves the node by
+        // `offset`.
         let parent = global * local.inverse();
         let in_parent = offset_in_parent(global, local, offset).unwrap();
         assert_approx_eq!(parent * in_parent, offset, 1e-4);

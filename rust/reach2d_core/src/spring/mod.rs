@@ -30,8 +30,8 @@
 //!
 //! # Where the handedness enters
 //!
-//! Everything here is measured in the global frame: angles with [`signed_angle`](crate::signed_angle) between global segments,
-//! torques as 2D cross products. Reflecting the whole input (goal joints, root direction, gravity, limits)
+//! Everything here is measured in the global frame: angles with [`signed_angle`](crate::signed_angle) between
+//! global segments, torques as 2D cross products. Reflecting the whole input (goal joints, root direction, gravity, limits)
 //! reflects every angle and every cross product together, so the output is exactly the mirror image: a mirrored
 //! character's chain moves as the mirror image of the unmirrored one with no sign rule anywhere in this module.
 //! The handedness of the bones' own frames enters only at the two edges, both through matrices: when the

@@ -15,7 +15,7 @@ pub const RIGID_LENGTH: f32 = 1.0e-3;
 /// The time unit of [`SpringSettings::max_angle_step`], seconds.
 pub const ANGLE_STEP_TIME: f32 = 1.0 / 60.0;
 
-/// Chain-wide settings of [`step_spring`].
+/// Chain-wide settings of [`step_spring`](crate::step_spring).
 ///
 /// `Default`: stiffness 200 /s² (about 2.3 Hz), damping 12 /s (damping ratio 0.42), no gravity, no external force,
 /// no speed cap.

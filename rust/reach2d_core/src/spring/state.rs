@@ -7,8 +7,8 @@ use glam::{Affine2, Vec2};
 use super::settings::{RIGID_LENGTH, SpringError, SpringGoal, SpringScale, SpringSettings, validate_goal};
 use crate::angle::{signed_angle, wrap_angle};
 
-/// One bone's simulation state. `Default` is an unprimed bone; [`reset_spring`] (or the first [`step_spring`])
-/// primes it.
+/// One bone's simulation state. `Default` is an unprimed bone; [`reset_spring`] (or the first
+/// [`step_spring`](crate::step_spring)) primes it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SpringBone {
     /// The bone's angle relative to its parent segment (the last one longer than [`RIGID_LENGTH`]), or to the
@@ -44,13 +44,14 @@ pub struct SpringFrame {
 }
 
 impl SpringFrame {
-    /// `true` once the state follows a chain (after [`reset_spring`] or a first [`step_spring`]).
+    /// `true` once the state follows a chain (after [`reset_spring`] or a first
+    /// [`step_spring`](crate::step_spring)).
     #[must_use]
     pub fn is_primed(&self) -> bool {
         self.primed
     }
 
-    /// Makes the next [`step_spring`] snap to its goal pose first (as [`reset_spring`] would).
+    /// Makes the next [`step_spring`](crate::step_spring) snap to its goal pose first (as [`reset_spring`] would).
     pub fn unprime(&mut self) {
         self.primed = false;
     }
@@ -94,8 +95,8 @@ pub(super) fn measure_goal(bones: &mut [SpringBone], goal: &SpringGoal) {
 /// velocity, and the goal's motion forgotten (the next step takes the root's velocity as it finds it).
 ///
 /// # Errors
-/// [`SpringError::Chain`] or [`SpringError::ScalesMismatch`] for a bad goal (see [`step_spring`]); the state is
-/// then unchanged. Never panics.
+/// [`SpringError::Chain`] or [`SpringError::ScalesMismatch`] for a bad goal (see
+/// [`step_spring`](crate::step_spring)); the state is then unchanged. Never panics.
 pub fn reset_spring(frame: &mut SpringFrame, bones: &mut [SpringBone], goal: &SpringGoal) -> Result<(), SpringError> {
     validate_goal(bones.len(), goal, goal.joints.len())?;
     reset_unchecked(frame, bones, goal);
