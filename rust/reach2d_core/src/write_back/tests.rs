@@ -207,6 +207,8 @@ fn finish_rotation_clamps_steps_and_blends() {
     let limit = AngleLimit::new(-0.5, 0.5);
     let full = finish_rotation(0.2, 1.5, 1.0, limit, None);
     assert_eq!((full.solved, full.written), (0.5, 0.5), "the solved rotation clamped, written at full weight");
+    // A read rotation outside the limit: the blend toward the solved one is clamped again.
+    assert_eq!(finish_rotation(1.5, 0.0, 0.5, limit, None).written, 0.5, "the blend clamped");
     assert_eq!(finish_rotation(0.2, 1.2, 0.0, None, None).written, 0.2, "weight 0 writes what was read");
     assert_approx_eq!(finish_rotation(0.2, 1.2, 0.5, None, None).written, 0.7, 1e-6);
     // Across the seam: from 3.0 halfway toward -3.0 goes through PI, not through 0.
