@@ -7,7 +7,9 @@ use glam::{Affine2, Mat2};
 use godot::classes::physics_server_2d::AreaParameter;
 use godot::classes::{Bone2D, Node2D, PhysicsServer2D};
 use godot::prelude::*;
-use reach2d_core::ground::{GroundHit, GroundSettings, reach_drop, step_offset, step_value};
+use reach2d_core::ground::{
+    GroundHit, GroundSettings, foot_rotation, offset_in_parent, reach_drop, step_offset, step_value, up_from_gravity,
+};
 use reach2d_core::{SpringCollider, Vec2};
 
 use crate::io::convert::{affine, vec2, vector2};
@@ -258,39 +260,4 @@ impl LegMarks {
             }
         }
     }
-}
-
-// TEMPORARY until the core branch lands (reach2d_core::ground gets these, with tests).
-pub fn max_step(speed: f32, delta: f64) -> f32 {
-    if speed > 0.0 {
-        let delta = if delta.is_finite() { delta.max(0.0) } else { 0.0 };
-        (f64::from(speed) * delta) as f32
-    } else {
-        f32::INFINITY
-    }
-}
-
-fn up_from_gravity(gravity: Vec2) -> Vec2 {
-    (-gravity).try_normalize().unwrap_or(Vec2::new(0.0, -1.0))
-}
-
-fn offset_in_parent(global_basis: Mat2, local_basis: Mat2, global_offset: Vec2) -> Option<Vec2> {
-    let det = global_basis.determinant();
-    if !(det.is_finite() && det.abs() > 1e-10) {
-        return None;
-    }
-    Some(local_basis * (global_basis.inverse() * global_offset))
-}
-
-fn foot_rotation(animated_tip: Affine2, animated: f32, basis: Mat2, tilt: f32, tip_now: Mat2) -> Option<f32> {
-    let along = basis * Vec2::X;
-    let animated_axis = animated_tip.matrix2 * (Mat2::from_angle(animated) * along);
-    let wanted_axis = reach2d_core::ground::rotate(animated_axis, tilt);
-    if tip_now.determinant().abs() <= f32::EPSILON * tip_now.x_axis.length_squared().max(1e-30) {
-        return None;
-    }
-    let in_tip = tip_now.inverse() * wanted_axis;
-    let rotation = in_tip.to_angle() - along.to_angle();
-    let rotation = animated + reach2d_core::wrap_angle(rotation - animated);
-    rotation.is_finite().then_some(rotation)
 }

@@ -7,6 +7,7 @@
 
 use glam::{Affine2, Mat2};
 use reach2d_core::write_back::{BonePose, ChainPose};
+use reach2d_core::ground::max_step;
 use reach2d_core::{AngleLimit, Vec2, stretched_end};
 
 use crate::io::chain::BoneChain;
@@ -57,13 +58,7 @@ impl Motion {
     /// The motion of a solve that advances time by `delta` seconds: `speed` rad/s at most (0: no limit). A negative
     /// or non-finite `delta` counts as 0.
     pub fn new(from_rest: bool, speed: f32, delta: f64) -> Self {
-        let max_step = if speed > 0.0 {
-            let delta = if delta.is_finite() { delta.max(0.0) } else { 0.0 };
-            (f64::from(speed) * delta) as f32
-        } else {
-            f32::INFINITY
-        };
-        Self { from_rest, max_step }
+        Self { from_rest, max_step: max_step(speed, delta) }
     }
 }
 

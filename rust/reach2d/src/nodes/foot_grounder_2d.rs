@@ -11,11 +11,11 @@ use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::Vec2;
-use reach2d_core::ground::{GroundSettings, hips_drop, step_value};
+use reach2d_core::ground::{GroundSettings, hips_drop, max_step, step_value};
 
 use crate::editor::in_editor;
 use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
-use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading, max_step};
+use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading};
 use crate::io::convert::{vec2, vector2};
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
