@@ -60,8 +60,8 @@ fn comments_and_blank_lines_do_not_count() {
 fn strings_are_code_even_when_they_look_like_comments() {
     let source = "const A: &str = \"\n// not a comment\n/* nor this\n\";\nconst B: &str = r#\"\n*/\n\"#;\n// one\n";
     assert_eq!(lexer::lex(source).code_lines, 7);
-    // A lifetime is no char literal: the `"` after it opens a string.
-    assert_eq!(lexer::lex("fn f<'a>(x: &'a str) {}\nconst S: &str = \"// x\";\n").code_lines, 2);
+    // A lifetime is no char literal: the quote in the comment opens nothing.
+    assert_eq!(lexer::lex("fn f<'a>(x: &'a u8, y: &'a u8) {}\n// it's a comment\n").code_lines, 1);
 }
 
 #[test]
@@ -132,9 +132,12 @@ fn a_three_file_cycle_through_nested_modules_and_macros_fails_naming_it() {
 #[test]
 fn a_facade_reexport_is_no_cycle_but_a_hub_that_uses_its_children_is() {
     let files = [
-        ("src/lib.rs", "mod a;\nmod b;\nmod nodes;\npub use a::A;\npub use b::{B, helper as help};\n"),
-        // `crate::B` is b.rs's B, not the root's.
-        ("src/a.rs", "use crate::B;\npub struct A(B);\n"),
+        (
+            "src/lib.rs",
+            "mod a;\nmod b;\nmod nodes;\npub use a::A;\npub use b::{B, helper as help};\npub const V: u8 = 1;\n",
+        ),
+        // `crate::B` is b.rs's B; `crate::V` is the root's own (and the root uses nothing of a.rs).
+        ("src/a.rs", "use crate::B;\npub struct A(B);\npub const W: u8 = crate::V;\n"),
         ("src/b.rs", "pub struct B;\npub fn helper() { let _ = crate::nodes::Node; }\n"),
         ("src/nodes/mod.rs", "mod node;\npub use node::Node;\n"),
         ("src/nodes/node.rs", "pub struct Node;\npub fn f() -> super::Node { Node }\n"),
@@ -181,4 +184,30 @@ fn exceptions_cover_a_file_and_fail_when_stale() {
         problems,
         ["rust/c/src/lib.rs: stale exception, the file keeps the rule [rule size: at most 350 lines of code per file]"]
     );
+}
+
+#[test]
+fn a_shared_file_is_read_in_each_crate_that_includes_it() {
+    // In tests/it.rs's crate, common's `$crate::common` is common itself and `super::run` names nothing; in
+    // tests/deep.rs's crate (through `#[path]`), `$crate::common` names nothing and `super::run` is harness's run,
+    // which calls common: one cycle, and only that one.
+    let common =
+        "pub fn helper() {}\npub fn go() { super::run() }\nmacro_rules! m { () => { $crate::common::helper() } }\n";
+    let tree = Tree::new(
+        "shared",
+        &[
+            ("tests/common/mod.rs", common),
+            ("tests/it.rs", "mod common;\nfn main() { common::helper(); }\n"),
+            (
+                "tests/harness/mod.rs",
+                "#[path = \"../common/mod.rs\"]\npub mod common;\npub fn run() { common::helper() }\n",
+            ),
+            ("tests/deep.rs", "mod harness;\nuse harness::common::helper;\nfn main() { helper(); harness::run(); }\n"),
+        ],
+    );
+    let problems = tree.problems(&[]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let cycle = "cycle: rust/c/tests/common/mod.rs -> rust/c/tests/harness/mod.rs -> rust/c/tests/common/mod.rs\n  \
+                 tangled together: rust/c/tests/common/mod.rs, rust/c/tests/harness/mod.rs\n";
+    assert!(problems[0].starts_with(cycle), "{problems:?}");
 }
