@@ -14,7 +14,6 @@ use godot::register::property::{Export, Var};
 use crate::checked::{self, Choice};
 use crate::editor::in_editor;
 use crate::io::bones::{self, Bones};
-use crate::limits::AngleLimits;
 use crate::problem::{Problem, Problems};
 
 /// When a node solves by itself: the `update_mode` property (Godot sees an `int`; see `checked.rs`).
@@ -111,8 +110,6 @@ pub struct NodeState {
 pub trait NodeFields: WithBaseField<Base = Node2D> {
     fn state(&mut self) -> &mut NodeState;
     fn state_ref(&self) -> &NodeState;
-    fn limits(&mut self) -> &mut AngleLimits;
-    fn limits_ref(&self) -> &AngleLimits;
     fn enabled(&self) -> bool;
     fn update_mode(&self) -> UpdateMode;
     fn editor_preview(&self) -> bool;

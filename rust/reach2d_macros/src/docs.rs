@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, TokenStream as Tokens, TokenTree};
 use quote::quote;
 
-use crate::error;
+use crate::error::error;
 
 /// Where the text lives, from the using crate's manifest folder.
 const FILE: &str = "src/nodes/shared_docs.md";

@@ -10,7 +10,8 @@
 //!     class's `#[api]` block (godot-rust looks for a property's setter in the primary `#[godot_api]` block); see
 //!     [`setters`] for the rules;
 //!   - `#[node(frame)]` also implements `crate::frame::NodeFields` (the fields every node has, by name: `enabled`,
-//!     `update_mode`, `editor_preview`, `last_error`, `last_iterations`, `limits`, `state`).
+//!     `update_mode`, `editor_preview`, `last_error`, `last_iterations`, `state`) and `crate::limits::Limited` (its
+//!     `limits`).
 //! - [`macro@api`], on the class's primary `#[godot_api] impl` block: adds the setters of its `#[checked]` fields
 //!   and the methods every node of its kind has, as listed (`solve`, the angle limits, `get_setup_warning`,
 //!   `get_bone_count`, the `UPDATE_*` constants), each a one-line call of an ordinary function, with the shared help
@@ -20,7 +21,10 @@
 //! appends them to an impl block's body, and `#[api]` passes its block through it before `#[godot_api]` expands.
 
 mod docs;
+mod error;
 mod setters;
+
+use error::error;
 
 use proc_macro::TokenStream;
 use proc_macro2::{Delimiter, Group, TokenStream as Tokens, TokenTree};
@@ -42,11 +46,6 @@ pub fn api(args: TokenStream, item: TokenStream) -> TokenStream {
 /// The name of the `macro_rules!` that carries `class`'s setters from its struct to its impl block.
 fn setters_macro(class: &impl ToString) -> proc_macro2::Ident {
     quote::format_ident!("__reach2d_setters_of_{}", class.to_string())
-}
-
-/// A `compile_error!` at the call site.
-fn error(message: &str) -> Tokens {
-    quote! { compile_error!(#message); }
 }
 
 fn expand_node(args: Tokens, item: Tokens) -> Result<Tokens, Tokens> {
@@ -97,12 +96,6 @@ fn node_fields(class: &proc_macro2::Ident) -> Tokens {
             fn state_ref(&self) -> &crate::frame::NodeState {
                 &self.state
             }
-            fn limits(&mut self) -> &mut crate::limits::AngleLimits {
-                &mut self.limits
-            }
-            fn limits_ref(&self) -> &crate::limits::AngleLimits {
-                &self.limits
-            }
             fn enabled(&self) -> bool {
                 self.enabled
             }
@@ -115,6 +108,17 @@ fn node_fields(class: &proc_macro2::Ident) -> Tokens {
             fn record(&mut self, solved: crate::frame::Solved) {
                 self.last_error = solved.error;
                 self.last_iterations = solved.iterations;
+            }
+        }
+        impl crate::limits::Limited for #class {
+            fn angle_limits(&mut self) -> &mut crate::limits::AngleLimits {
+                &mut self.limits
+            }
+            fn angle_limits_ref(&self) -> &crate::limits::AngleLimits {
+                &self.limits
+            }
+            fn limited_bones(&self) -> usize {
+                self.state.bones.chain.len()
             }
         }
     }

@@ -12,7 +12,7 @@
 use proc_macro2::{Ident, Span, TokenStream as Tokens, TokenTree};
 use quote::{format_ident, quote};
 
-use crate::error;
+use crate::error::error;
 
 /// Takes `#[checked(..)]` off `field`, adds the `#[var(..)]` that names its setter, and returns the setter; `None`
 /// for a field without the attribute.

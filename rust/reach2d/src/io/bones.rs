@@ -6,8 +6,8 @@
 //! `position`).
 
 use glam::{Affine2, Mat2};
-use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::ground::max_step;
+use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{AngleLimit, Vec2, stretched_end};
 
 use crate::io::chain::BoneChain;
