@@ -69,10 +69,6 @@ func test_tip_follows_the_target_rotation_under_mirroring() -> void:
 	print("\n".join(report))
 
 
-func mirror_point(p: Vector2, axis_x: float) -> Vector2:
-	return Vector2(2.0 * axis_x - p.x, p.y)
-
-
 func test_tip_rotation_of_a_mirrored_character_is_the_mirror_image() -> void:
 	for klass in CHAINS + ["TwoBoneIk2D"]:
 		var a := make_case("none")
@@ -94,9 +90,7 @@ func test_tip_rotation_of_a_mirrored_character_is_the_mirror_image() -> void:
 		var axis: float = a["character"].global_position.x
 		var ja := joints_of(a["bones"].slice(0, tip + 1))
 		var jb := joints_of(b["bones"].slice(0, tip + 1))
-		var worst := 0.0
-		for i in ja.size():
-			worst = maxf(worst, mirror_point(ja[i], axis).distance_to(jb[i]))
+		var worst := largest_mirror_distance(ja, jb, axis)
 		expect(worst < 1e-2, "%s: the mirrored character's pose is the mirror image (worst %s px)" % [klass, worst])
 		print("%s tip rotation mirror image: worst joint difference %.6f px" % [klass, worst])
 		for node in [a["character"], b["character"]] + iks:
@@ -127,9 +121,7 @@ func test_tip_rotation_holds_angle_limits_and_weight_zero_changes_nothing() -> v
 		weighted.target_rotation_weight = 0.0
 		plain.solve()
 		weighted.solve()
-		var worst := 0.0
-		for i in bones.size():
-			worst = maxf(worst, absf(angle_difference(bones[i].rotation, other["bones"][i].rotation)))
+		var worst := largest_rotation_difference(rotations_of(bones), rotations_of(other["bones"]))
 		expect(worst < 1e-4, "%s: target_rotation_weight 0 gives the plain pose (worst %s rad)" % [klass, worst])
 		# Weight 0.5: the tip's direction is halfway between the plain one and the target's.
 		var plain_angle: float = other["bones"][tip].global_transform.x.angle()
@@ -179,9 +171,7 @@ func test_solve_from_rest_gives_the_same_pose_for_the_same_target() -> void:
 				ik.solve()
 			case["target"].global_position = a
 			ik.solve()
-			var worst := 0.0
-			for i in bones.size():
-				worst = maxf(worst, absf(angle_difference(first[i], bones[i].rotation)))
+			var worst := largest_rotation_difference(first, rotations_of(bones))
 			if from_rest:
 				expect(worst < 1e-5, "%s solve_from_rest: the same target gives the same pose (worst %s rad)" % [klass, worst])
 			elif klass in CHAINS:
@@ -444,8 +434,6 @@ func test_speed_limit_goes_the_long_way_round_inside_a_limit() -> void:
 
 ## Direct setter calls (not only `set()`, which the bad-input matrix covers) refuse bad values with one error each.
 func test_setters_refuse_bad_values() -> void:
-	var log := preload("res://lib/error_log.gd").new()
-	OS.add_logger(log)
 	var cases := {
 		"max_angular_speed": [2.0, [-1.0, NAN, INF]],
 		"target_rotation_weight": [0.5, [-0.1, 1.5, NAN]],
@@ -462,14 +450,13 @@ func test_setters_refuse_bad_values() -> void:
 			var good: float = cases[property][0]
 			ik.call("set_" + property, good)
 			for bad in cases[property][1]:
-				log.take()
+				error_log.take()
 				ik.call("set_" + property, bad)
-				var messages := log.take()
+				var messages := error_log.take()
 				expect(is_equal_approx(ik.get(property), good), "%s.set_%s(%s) kept %s (now %s)" % [klass, property, bad, good, ik.get(property)])
 				expect(messages.size() == 1, "%s.set_%s(%s): one error (%d)" % [klass, property, bad, messages.size()])
 		for node in [skeleton, target, ik]:
 			node.free()
-	OS.remove_logger(log)
 
 
 func test_stretch_lets_a_two_bone_tip_rotation_reach() -> void:

@@ -5,6 +5,8 @@ extends "res://lib/test_case.gd"
 
 const MirrorRig := preload("res://lib/mirror_rig.gd")
 const CHAINS := Nodes.CHAINS
+## What make_case adds to the scene, in the order it is freed.
+const CASE_NODES := ["ik", "target", "character"]
 
 
 ## A mirror-rig character with an IK node of `klass` (two-bone on bones 0-1, chains on 0-3), a reachable target and
@@ -29,12 +31,6 @@ func make_case(klass: String, setup: String, pole_side: float, index: int, extra
 		ik.tolerance = 0.05
 	case.merge({"target": target, "pole": pole, "ik": ik, "tip": tip})
 	return case
-
-
-func free_case(case: Dictionary) -> void:
-	for key in ["ik", "target", "character"]:
-		if is_instance_valid(case[key]):
-			case[key].free()
 
 
 ## +1 / -1 / 0: the side of the root-to-target line each interior joint lies on, compared with the pole's.
@@ -80,7 +76,7 @@ func test_pole_side_decides_the_bend_under_mirroring() -> void:
 					most_iterations = maxi(most_iterations, ik.last_iterations)
 					all_on_side += 1 if s["on_side"] == s["interior"] else 0
 					cases += 1
-					free_case(case)
+					free_case(case, CASE_NODES)
 		lines.append("%s with a pole: %d/%d cases with every interior joint on the pole's side, worst error %.4f px, at most %d iterations" % [klass, all_on_side, cases, worst_error, most_iterations])
 	print("\n".join(lines))
 
@@ -96,8 +92,8 @@ func test_pole_on_the_other_side_bends_the_other_way() -> void:
 		var sb := sides_match(b)
 		expect(sa["wanted"] == -sb["wanted"], "%s: the two poles are on opposite sides" % klass)
 		expect(sa["on_side"] == sa["interior"] and sb["on_side"] == sb["interior"], "%s: both follow their pole (%s, %s)" % [klass, sa, sb])
-		free_case(a)
-		free_case(b)
+		free_case(a, CASE_NODES)
+		free_case(b, CASE_NODES)
 
 
 func test_mirrored_pole_gives_the_mirror_image() -> void:
@@ -108,18 +104,16 @@ func test_mirrored_pole_gives_the_mirror_image() -> void:
 		var axis: float = b["character"].global_position.x
 		var goal: Vector2 = b["target"].global_position
 		b["character"].scale = Vector2(-1, 1)
-		b["target"].global_position = MirrorRig.mirror_point(goal, axis)
+		b["target"].global_position = mirror_point(goal, axis)
 		a["ik"].solve()
 		b["ik"].solve()
 		var ja := joints_of(a["bones"].slice(0, a["tip"] + 1))
 		var jb := joints_of(b["bones"].slice(0, b["tip"] + 1))
-		var worst := 0.0
-		for i in ja.size():
-			worst = maxf(worst, MirrorRig.mirror_point(ja[i], axis).distance_to(jb[i]))
+		var worst := largest_mirror_distance(ja, jb, axis)
 		expect(worst < 1e-2, "%s: the mirrored character with its mirrored pole is the mirror image (worst %s px)" % [klass, worst])
 		print("%s pole mirror image: worst joint difference %.6f px" % [klass, worst])
-		free_case(a)
-		free_case(b)
+		free_case(a, CASE_NODES)
+		free_case(b, CASE_NODES)
 
 
 func test_pole_beyond_reach_and_on_the_line() -> void:
@@ -130,13 +124,13 @@ func test_pole_beyond_reach_and_on_the_line() -> void:
 		var s := sides_match(far)
 		expect(s["on_side"] == s["interior"], "%s: a far pole still decides the side (%s)" % [klass, s])
 		expect(far["ik"].last_error <= (1e-2 if klass == "TwoBoneIk2D" else far["ik"].tolerance), "%s: far pole, reached (%s)" % [klass, far["ik"].last_error])
-		free_case(far)
+		free_case(far, CASE_NODES)
 		# On the root-to-target line: decides nothing, the solve still reaches and stays finite.
 		var on_line := make_case(klass, "none", 0.0, 2)
 		expect(on_line["ik"].solve(), "%s: pole on the line: solved" % klass)
 		expect(all_finite(on_line["bones"]), "%s: pole on the line: finite" % klass)
 		expect(on_line["ik"].last_error <= (1e-2 if klass == "TwoBoneIk2D" else on_line["ik"].tolerance), "%s: pole on the line: reached (%s)" % [klass, on_line["ik"].last_error])
-		free_case(on_line)
+		free_case(on_line, CASE_NODES)
 
 
 func test_broken_pole_is_one_clear_problem() -> void:
@@ -163,7 +157,7 @@ func test_broken_pole_is_one_clear_problem() -> void:
 			expect(ik.get_setup_warning() == "", "%s: no warning once cleared" % label)
 			if breakage == "outside the tree":
 				pole.free()
-			free_case(case)
+			free_case(case, CASE_NODES)
 
 
 func test_pole_with_angle_limits_keeps_the_limits() -> void:
@@ -185,4 +179,4 @@ func test_pole_with_angle_limits_keeps_the_limits() -> void:
 				# The chains search inside the limits; TwoBoneIk2D's closed form only clamps its written rotations.
 				if klass != "TwoBoneIk2D":
 					expect(ik.last_error <= ik.tolerance, "%s: reached (error %s)" % [label, ik.last_error])
-				free_case(case)
+				free_case(case, CASE_NODES)
