@@ -6,7 +6,6 @@ extends "res://lib/test_case.gd"
 const CHAINS := Nodes.CHAINS
 ## The controls of the target-driven nodes (the Motion group) are tested on each of them.
 var CLASSES := Nodes.with_target()
-const MirrorRig := preload("res://lib/mirror_rig.gd")
 const SETUPS := MirrorRig.SETUPS
 
 

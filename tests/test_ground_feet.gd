@@ -6,62 +6,30 @@ extends "res://lib/test_case.gd"
 ## crosses a stair's edge), the mirrored character on mirrored ground the mirror image, and bad input (no ground
 ## on the mask, a freed leg or foot, NaN settings, disabling) handled with one message and no NaN.
 
-const THIGH := 40.0
-const SHIN := 40.0
-const FOOT := 14.0
-const FOOT_HEIGHT := 5.0
-## Leg poses (thigh, shin rotations): both ankles at the same height, the knees bent the same way, 46 px apart.
-const POSES := [[-0.5, 0.4], [0.1, 0.4]]
+## The character's measures (Characters.LEG_MEASURES): thighs and shins of 40 px, feet of 14 px, soles 5 px under
+## the ankles.
+const FOOT: float = Characters.LEG_MEASURES["foot"]
+const FOOT_HEIGHT: float = Characters.LEG_MEASURES["foot_height"]
 const DT := 1.0 / 60.0
 
 
-## A character at `at` (scale.x = `facing`): hips bone, two legs with feet, their TwoBoneIk2D (no target) and a
-## FootGrounder2D on the animation's ground line (the soles' line), in manual mode.
+## A two-legged character (Characters.two_legged: hips bone, two legs with feet, their TwoBoneIk2D with no target) at
+## `at` (scale.x = `facing`) and a FootGrounder2D on the animation's ground line (the soles' line), in manual mode,
+## with no speed limits. Also returns where the ankles and the feet's angles are before any grounding.
 func make_character(at: Vector2, facing := 1.0) -> Dictionary:
-	var character := Node2D.new()
-	character.position = at
-	character.scale = Vector2(facing, 1.0)
-	add_child(character)
-	var skeleton := Skeleton2D.new()
-	character.add_child(skeleton)
-	var hips := Rig.bone(skeleton, "Hips", Vector2.ZERO, 12.0, -PI / 2)
-	var thighs: Array[Bone2D] = []
-	var shins: Array[Bone2D] = []
-	var feet: Array[Bone2D] = []
-	var legs: Array[Node2D] = []
-	for i in 2:
-		var thigh := Rig.bone(hips, "Thigh%d" % i, Vector2.ZERO, THIGH, PI / 2, POSES[i][0])
-		var shin := Rig.bone(thigh, "Shin%d" % i, Vector2(0, THIGH), SHIN, PI / 2, POSES[i][1])
-		var foot := Rig.bone(shin, "Foot%d" % i, Vector2(0, SHIN), FOOT, 0.2, -0.3)
-		var leg: Node2D = ClassDB.instantiate("TwoBoneIk2D")
-		leg.root_bone = thigh
-		leg.tip_bone = shin
-		add_child(leg)
-		thighs.append(thigh)
-		shins.append(shin)
-		feet.append(foot)
-		legs.append(leg)
-	var height := THIGH * (cos(POSES[0][0]) + cos(POSES[0][0] + POSES[0][1]))
-	var grounder: Node2D = ClassDB.instantiate("FootGrounder2D")
-	grounder.position = Vector2(0, height + FOOT_HEIGHT)
-	character.add_child(grounder)
-	grounder.update_mode = 2
-	grounder.first_leg = legs[0]
-	grounder.second_leg = legs[1]
-	grounder.first_foot = feet[0]
-	grounder.second_foot = feet[1]
-	grounder.hips = hips
-	grounder.foot_height = FOOT_HEIGHT
+	var case := Characters.two_legged(self, at, facing, self)
+	var grounder := Characters.foot_grounder(case)
 	grounder.foot_speed = 0.0
 	grounder.tilt_speed = 0.0
 	grounder.hips_speed = 0.0
 	var ankles: Array[Vector2] = []
 	var foot_angles: Array[float] = []
 	for i in 2:
-		ankles.append(Rig.bone_end(shins[i]))
-		foot_angles.append(axis_angle(feet[i]))
-	return {"character": character, "hips": hips, "thighs": thighs, "shins": shins, "feet": feet, "legs": legs,
-		"grounder": grounder, "ankles": ankles, "foot_angles": foot_angles, "line_y": at.y + height + FOOT_HEIGHT}
+		ankles.append(Rig.bone_end(case["shins"][i]))
+		foot_angles.append(axis_angle(case["feet"][i]))
+	case.merge({"grounder": grounder, "ankles": ankles, "foot_angles": foot_angles,
+		"line_y": at.y + Characters.ankle_drop() + FOOT_HEIGHT})
+	return case
 
 
 ## The global angle of a bone's x axis.
@@ -260,8 +228,7 @@ func test_a_mirrored_character_on_mirrored_ground_is_the_mirror_image() -> void:
 		ok = advance(right) and advance(left) and ok
 		var a := leg_points(right)
 		var b := leg_points(left)
-		for i in a.size():
-			worst = maxf(worst, Vector2(2.0 * axis - a[i].x, a[i].y).distance_to(b[i]))
+		worst = maxf(worst, largest_mirror_distance(a, b, axis))
 		for i in 2:
 			var turn_a := angle_difference(right["foot_angles"][i], axis_angle(right["feet"][i]))
 			var turn_b := angle_difference(left["foot_angles"][i], axis_angle(left["feet"][i]))

@@ -2,7 +2,6 @@ extends "res://lib/test_case.gd"
 ## LookAt2D.angle_offset: the bone direction rotated by the offset (in the bone's own space) faces the target,
 ## exactly under every mirror setup, and a mirrored character gets the mirror image.
 
-const MirrorRig := preload("res://lib/mirror_rig.gd")
 const OFFSETS := [0.0, PI / 2, -PI / 2, -2.0, 3.0, PI]
 
 

@@ -4,7 +4,6 @@ extends "res://lib/test_case.gd"
 ## image of the unmirrored pose.
 
 const CHAINS := Nodes.CHAINS
-const MirrorRig := preload("res://lib/mirror_rig.gd")
 const SETUPS := MirrorRig.SETUPS
 
 

@@ -3,7 +3,6 @@ extends "res://lib/test_case.gd"
 ## (and overrides flip_bend), the tip still reaches the target, a pole that mirrors with the character gives the
 ## mirror image, and a broken pole is one clear problem that leaves the bones alone.
 
-const MirrorRig := preload("res://lib/mirror_rig.gd")
 const CHAINS := Nodes.CHAINS
 ## What make_case adds to the scene, in the order it is freed.
 const CASE_NODES := ["ik", "target", "character"]

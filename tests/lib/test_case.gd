@@ -4,13 +4,19 @@ extends Node
 ## physics space) and measures of a pose (joints, lengths, rotations, mirror images). The runner makes one instance
 ## per `test_*` method and adds it to the tree.
 ##
-## The bone builders shared with the demo are lib/rig.gd; the mirror setups lib/mirror_rig.gd. The measures are
-## static, so scripts that are no test (the soak, the benchmarks) call them as `TestCase.all_finite(bones)`.
+## Fixtures of one kind have files of their own: lib/characters.gd (characters carrying nodes: a tail, two legs, two
+## arms), lib/mirror_rig.gd (the mirror setups), lib/animations.gd (animation players), lib/rig.gd (the bone builders
+## shared with the demo). The measures are static, so scripts that are no test (the soak, the benchmarks) call them
+## as `TestCase.all_finite(bones)`.
 
 ## The one Bone2D chain builder, shared with the demo project (a link to godot_project/common/rig.gd).
 const Rig := preload("res://lib/rig.gd")
 ## The one list of node classes.
 const Nodes := preload("res://lib/node_classes.gd")
+## The fixtures: characters carrying nodes, the mirror setups, animation players.
+const Characters := preload("res://lib/characters.gd")
+const MirrorRig := preload("res://lib/mirror_rig.gd")
+const Animations := preload("res://lib/animations.gd")
 ## The logger every test method gets as `error_log` (named apart from the `ErrorLog` some test files preload).
 const ErrorLogScript := preload("res://lib/error_log.gd")
 
@@ -80,23 +86,41 @@ func make_ik(klass: String, skeleton: Node, target: Node2D, root_index := 0, tip
 	return ik
 
 
-## A character (Node2D) with a Skeleton2D off its origin (so a flip moves the chain's root) and a chain of bones of
-## `lengths` and `rotations`, each with `bone_angle`, its children placed along it: the rig the spring tests hang a
-## SpringChain2D on. Returns {"character", "skeleton", "bones"}.
-func make_tail_character(at: Vector2, lengths: Array, rotations: Array, bone_angle: float) -> Dictionary:
-	var character := Node2D.new()
-	character.name = "Character%d" % get_child_count()
-	character.position = at
-	add_child(character)
-	var skeleton := Skeleton2D.new()
-	skeleton.name = "Skeleton"
-	skeleton.position = Vector2(12, -7)
-	character.add_child(skeleton)
-	var angles := []
-	angles.resize(lengths.size())
-	angles.fill(bone_angle)
-	var bones := Rig.chain(skeleton, lengths, rotations, "bone_%d", angles)
-	return {"character": character, "skeleton": skeleton, "bones": bones}
+## A SpringChain2D under this test node on `bones` (root first) in `mode` (manual unless told otherwise), touching the
+## physics space when `colliders`; no gravity, the class's default stiffness and radius.
+func make_spring(bones: Array, mode := 2, colliders := false) -> Node2D:
+	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
+	spring.update_mode = mode
+	spring.root_bone = bones[0]
+	spring.tip_bone = bones[-1]
+	spring.use_colliders = colliders
+	add_child(spring)
+	return spring
+
+
+## A SpringChain2D (make_spring, manual mode) on each tail of a Characters.mirrored_tails pair, with colliders of
+## `collision_radius` px when it is > 0, under gravity (0, 980) px/s² with `stiffness` and `damping`; the first is
+## pushed by a wind of `wind` px/s² along x, the second by its mirror image. Returns [first's, second's].
+func make_mirrored_springs(pair: Array, stiffness: float, damping: float, wind: float, collision_radius := 0.0) -> Array:
+	var springs := []
+	for i in 2:
+		var spring := make_spring(pair[i]["bones"], 2, collision_radius > 0.0)
+		if collision_radius > 0.0:
+			spring.collision_radius = collision_radius
+		spring.gravity = Vector2(0, 980)
+		spring.stiffness = stiffness
+		spring.damping = damping
+		spring.external_force = Vector2(wind if i == 0 else -wind, 0)
+		springs.append(spring)
+	return springs
+
+
+## Frame `frame` of a mirrored pair and its springs: Characters.sway_mirrored_tails at t = frame / 60 s with
+## `amplitude`, then each spring steps 1/60 s.
+func step_mirrored_springs(pair: Array, springs: Array, axis_x: float, frame: int, amplitude: Vector2) -> void:
+	Characters.sway_mirrored_tails(pair, axis_x, frame / 60.0, amplitude)
+	for spring in springs:
+		spring.advance(1.0 / 60.0)
 
 
 ## A StaticBody2D box (layer 1) of `size` centred at `center`, turned by `rotation`.
