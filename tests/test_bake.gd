@@ -71,7 +71,7 @@ func make_waving_character(ik_class: String, flipped: bool) -> Dictionary:
 
 
 ## Every key of every track of `animation`, to compare before and after.
-func snapshot(animation: Animation) -> Array:
+func keys_of(animation: Animation) -> Array:
 	var out := [animation.length]
 	for track in animation.get_track_count():
 		out.append(animation.track_get_path(track))
@@ -129,7 +129,7 @@ func test_bake_into_a_copy_replays_the_ik_pose() -> void:
 			var label := "%s%s" % [ik_class, " (mirrored)" if flipped else ""]
 			var case: Dictionary = await make_waving_character(ik_class, flipped)
 			var original: Animation = case["animation"]
-			var before := snapshot(original)
+			var before := keys_of(original)
 			var result := Bake.bake_to_animation(case["arm"], case["player"], &"wave", STEP, &"wave_baked")
 			if not expect(result["ok"], "%s: the bake succeeded (%s)" % [label, result]):
 				continue
@@ -137,7 +137,7 @@ func test_bake_into_a_copy_replays_the_ik_pose() -> void:
 			var baked := player.get_animation("wave_baked")
 			var bones: Array = case["arm_bones"]
 			expect(result["bones"] == bones.size() and result["keys"] == 41, "%s: %s keys for %s bones (%s)" % [label, 41, bones.size(), result])
-			expect(snapshot(original) == before, "%s: the original animation is untouched" % label)
+			expect(keys_of(original) == before, "%s: the original animation is untouched" % label)
 			expect(baked != original and baked.get_track_count() == original.get_track_count() + bones.size(), "%s: the copy holds the original tracks plus one per bone" % label)
 			var times := key_times(baked, "Skeleton/torso/upper:rotation")
 			var poses := ik_poses(case, case["arm"], bones, times)
@@ -204,7 +204,7 @@ func test_bake_into_the_same_animation() -> void:
 
 func test_bake_refuses_bad_input_and_changes_nothing() -> void:
 	var case: Dictionary = await make_waving_character("FabrikChain2D", false)
-	var before := snapshot(case["animation"])
+	var before := keys_of(case["animation"])
 	var player: AnimationPlayer = case["player"]
 	var list_before := player.get_animation_list()
 	expect(not Bake.bake_to_animation(case["arm"], player, &"missing")["ok"], "an unknown animation is refused")
@@ -212,7 +212,7 @@ func test_bake_refuses_bad_input_and_changes_nothing() -> void:
 	case["arm"].target = null
 	var result := Bake.bake_to_animation(case["arm"], player, &"wave", STEP, &"copy")
 	expect(not result["ok"] and "target" in String(result.get("error", "")), "a node that cannot solve is refused with its reason (%s)" % [result])
-	expect(snapshot(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
+	expect(keys_of(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
 	case["character"].free()
 
 
@@ -282,7 +282,7 @@ func test_bake_with_a_stopped_player_logs_nothing() -> void:
 func test_bake_validates_every_input() -> void:
 	var case: Dictionary = await make_waving_character("FabrikChain2D", false)
 	var player: AnimationPlayer = case["player"]
-	var before := snapshot(case["animation"])
+	var before := keys_of(case["animation"])
 	var list_before := player.get_animation_list()
 	var freed := Node2D.new()
 	freed.free()
@@ -305,7 +305,7 @@ func test_bake_validates_every_input() -> void:
 	for c in cases:
 		var result := Bake.bake_to_animation(c[1], c[2], c[3], c[4], &"bad_baked")
 		expect(not result["ok"] and c[5] in String(result.get("error", "")), "%s: refused with a message naming %s (%s)" % [c[0], c[5], result])
-	expect(snapshot(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
+	expect(keys_of(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
 	sprite.free()
 	case["character"].free()
 

@@ -30,7 +30,7 @@ func knee_side(bones: Array) -> float:
 
 ## An AnimationPlayer that keys the knee (bone 2) between `knee` and `knee * 1.3` and the hip (bone 1) between 0.3
 ## and 0.5: a walk that always bends the knee the same way. Moving keys, so the player writes every frame.
-func animate(case: Dictionary, knee: float) -> AnimationPlayer:
+func play_walk(case: Dictionary, knee: float) -> AnimationPlayer:
 	var player := Animations.rotating("walk", {"Skeleton/bone_0/bone_1": [0.3, 0.5], "Skeleton/bone_0/bone_1/bone_2": [knee, knee * 1.3]})
 	case["character"].add_child(player)
 	player.play("walk")
@@ -46,7 +46,7 @@ func test_animated_knee_side_is_kept_unmirrored_and_mirrored() -> void:
 				index += 1
 				var case := make_limb(setup, 0.0, flip, index)  # authored straight: only the animation bends it
 				var bones: Array = case["bones"]
-				animate(case, knee)
+				play_walk(case, knee)
 				# The artist's side: the animation's own pose, measured without the IK.
 				bones[UPPER].rotation = 0.3
 				bones[LOWER].rotation = knee

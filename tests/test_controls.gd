@@ -10,7 +10,7 @@ const SETUPS := MirrorRig.SETUPS
 
 
 ## A character holding a skeleton with a 4-bone zig-zag chain (bone_angle 0.3 on the tip), mirrored by `setup`.
-func make_case(setup: String) -> Dictionary:
+func make_mirror_case(setup: String) -> Dictionary:
 	var case := MirrorRig.make(self, setup)
 	(case["bones"][3] as Bone2D).set_bone_angle(0.3)
 	return case
@@ -39,7 +39,7 @@ func test_tip_follows_the_target_rotation_under_mirroring() -> void:
 		var worst_angle := 0.0
 		var worst_error := 0.0
 		for setup in SETUPS:
-			var case := make_case(setup)
+			var case := make_mirror_case(setup)
 			var bones: Array = case["bones"]
 			var tip := 1 if klass == "TwoBoneIk2D" else 3
 			# A target pose the chain can take (a two-bone limb can only reach it at one angle); the plain solve ends
@@ -70,8 +70,8 @@ func test_tip_follows_the_target_rotation_under_mirroring() -> void:
 
 func test_tip_rotation_of_a_mirrored_character_is_the_mirror_image() -> void:
 	for klass in CHAINS + ["TwoBoneIk2D"]:
-		var a := make_case("none")
-		var b := make_case("none")
+		var a := make_mirror_case("none")
+		var b := make_mirror_case("none")
 		b["character"].scale = Vector2(-1, 1)
 		var tip := 1 if klass == "TwoBoneIk2D" else 3
 		var local_goal: Vector2 = a["character"].to_local(pose_of(a["bones"], [0.9, 0.5, -0.3, 0.8], tip)[0])
@@ -99,7 +99,7 @@ func test_tip_rotation_of_a_mirrored_character_is_the_mirror_image() -> void:
 func test_tip_rotation_holds_angle_limits_and_weight_zero_changes_nothing() -> void:
 	for klass in CHAINS + ["TwoBoneIk2D"]:
 		var tip := 1 if klass == "TwoBoneIk2D" else 3
-		var case := make_case("skeleton_x")
+		var case := make_mirror_case("skeleton_x")
 		var bones: Array = case["bones"]
 		var target := make_target(pose_of(bones, [1.0, 0.6, -0.4, 0.9], tip)[0])
 		target.global_rotation = 2.5
@@ -110,7 +110,7 @@ func test_tip_rotation_holds_angle_limits_and_weight_zero_changes_nothing() -> v
 		var r: float = wrapf(bones[tip].rotation, -PI, PI)
 		expect(r >= -0.3 - 1e-4 and r <= 0.3 + 1e-4, "%s: the tip's angle limit holds (rotation %s)" % [klass, r])
 		# Weight 0: the pose a solve without match_target_rotation gives, from the same start.
-		var other := make_case("skeleton_x")
+		var other := make_mirror_case("skeleton_x")
 		var plain: Node2D = make_ik(klass, other["skeleton"], target, 0, tip)
 		var weighted: Node2D = make_ik(klass, case["skeleton"], target, 0, tip)
 		ik.free()
@@ -317,7 +317,7 @@ func set_owner_recursive(node: Node, owner_node: Node) -> void:
 
 func test_stretch_reaches_far_targets_and_leaves_nothing_behind() -> void:
 	for setup in ["none", "skeleton_x", "ancestor_x_rotated", "bone_x", "skeleton_x_scaled_rotated"]:
-		var case := make_case(setup)
+		var case := make_mirror_case(setup)
 		var bones: Array = case["bones"]
 		var authored: Vector2 = bones[1].position
 		var root: Vector2 = bones[0].global_position
@@ -358,7 +358,7 @@ func test_stretch_reaches_far_targets_and_leaves_nothing_behind() -> void:
 
 
 func test_stretch_is_undone_when_disabled_removed_or_saved() -> void:
-	var case := make_case("skeleton_x")
+	var case := make_mirror_case("skeleton_x")
 	var bones: Array = case["bones"]
 	var authored: Vector2 = bones[1].position
 	var root: Vector2 = bones[0].global_position
@@ -460,7 +460,7 @@ func test_setters_refuse_bad_values() -> void:
 
 func test_stretch_lets_a_two_bone_tip_rotation_reach() -> void:
 	for setup in ["none", "skeleton_x", "bone_x"]:
-		var case := make_case(setup)
+		var case := make_mirror_case(setup)
 		var bones: Array = case["bones"]
 		var authored: Vector2 = bones[1].position
 		# The target pose: the upper bone 1.2 times as long, at rotations the plain solve would not pick.

@@ -20,7 +20,7 @@ const EXACT_PX := 0.01
 ## A character (Characters.with_node) whose skeleton has a torso bone (60 px, bone angle -1.2) and, hanging from it
 ## at (10, -50), the five-bone chain of LENGTHS and DRAWN rotations with BONE_ANGLES (each child on its parent's x
 ## axis), driven by a node of `klass`. Returns Characters.with_node's parts and the torso.
-func make_character(klass: String, flipped: bool, at: Vector2) -> Dictionary:
+func make_torso_character(klass: String, flipped: bool, at: Vector2) -> Dictionary:
 	var case := Characters.with_node(self, klass, at, flipped, func(skeleton: Skeleton2D) -> Array:
 		var torso := Rig.bone(skeleton, "torso", Vector2.ZERO, 60.0, -1.2, 0.1)
 		var bones := Rig.chain(torso, LENGTHS, DRAWN)
@@ -35,7 +35,7 @@ func make_character(klass: String, flipped: bool, at: Vector2) -> Dictionary:
 
 ## Poses both characters for `frame` the same way in their own space: the torso swings, the body bobs (vertical, so
 ## it mirrors onto itself), the target circles the shoulder in and out of reach.
-func animate(characters: Array, frame: int) -> void:
+func pose_for_frame(characters: Array, frame: int) -> void:
 	var t := frame / 60.0
 	for c in characters:
 		c["torso"].rotation = 0.1 + 0.4 * sin(t * 3.0)
@@ -55,15 +55,15 @@ func mirror_difference(a: Dictionary, b: Dictionary) -> float:
 
 ## Runs A (flips at FLIP_AT) beside B (never flips); returns the worst mirror difference after the flip.
 func run_flip(klass: String, configure: Callable) -> float:
-	var a := make_character(klass, false, Vector2(350, 300))
-	var b := make_character(klass, false, Vector2(650, 300))
+	var a := make_torso_character(klass, false, Vector2(350, 300))
+	var b := make_torso_character(klass, false, Vector2(650, 300))
 	configure.call(a["ik"])
 	configure.call(b["ik"])
 	var worst := 0.0
 	for frame in FRAMES:
 		if frame == FLIP_AT:
 			a["character"].scale.x = -1.0
-		animate([a, b], frame)
+		pose_for_frame([a, b], frame)
 		await get_tree().process_frame
 		if frame >= FLIP_AT:
 			worst = maxf(worst, mirror_difference(a, b))
@@ -110,8 +110,8 @@ func test_limited_chains_solve_mirrored() -> void:
 	# 300 random chains, which failed by 134 px before). Compared on the frames both characters reach their target: a
 	# chain that runs out of `max_iterations` one sweep before the other (float rounding decides) ends elsewhere.
 	for klass in Nodes.CHAINS:
-		var a := make_character(klass, false, Vector2(350, 300))
-		var b := make_character(klass, true, Vector2(650, 300))
+		var a := make_torso_character(klass, false, Vector2(350, 300))
+		var b := make_torso_character(klass, true, Vector2(650, 300))
 		for c in [a, b]:
 			c["ik"].solve_from_rest = true
 			for i in LENGTHS.size():
@@ -119,7 +119,7 @@ func test_limited_chains_solve_mirrored() -> void:
 		var worst := 0.0
 		var compared := 0
 		for frame in 240:
-			animate([a, b], frame)
+			pose_for_frame([a, b], frame)
 			await get_tree().process_frame
 			if a["ik"].last_error < a["ik"].tolerance and b["ik"].last_error < b["ik"].tolerance:
 				compared += 1

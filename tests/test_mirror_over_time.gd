@@ -17,7 +17,7 @@ const CHAIN_PX := 0.05
 
 ## A character (Characters.with_node) with the 4-bone chain of LENGTHS and DRAWN rotations (bone angles 0) on its
 ## skeleton, driven by a node of `klass`.
-func make_character(klass: String, flipped: bool, at: Vector2) -> Dictionary:
+func make_chain_character(klass: String, flipped: bool, at: Vector2) -> Dictionary:
 	return Characters.with_node(self, klass, at, flipped, func(skeleton: Skeleton2D) -> Array:
 		return Rig.chain(skeleton, LENGTHS, DRAWN))
 
@@ -25,8 +25,8 @@ func make_character(klass: String, flipped: bool, at: Vector2) -> Dictionary:
 func test_mirrored_characters_stay_mirror_images() -> void:
 	var axis := 500.0
 	for klass in Nodes.ALL:
-		var plain := make_character(klass, false, Vector2(axis - 150.0, 300))
-		var flipped := make_character(klass, true, Vector2(axis + 150.0, 300))
+		var plain := make_chain_character(klass, false, Vector2(axis - 150.0, 300))
+		var flipped := make_chain_character(klass, true, Vector2(axis + 150.0, 300))
 		var worst := 0.0
 		for frame in FRAMES:
 			var t := frame / 60.0

@@ -9,13 +9,13 @@ extends "res://lib/test_case.gd"
 const LENGTHS := [40.0, 32.0, 26.0]
 ## The scene pose: bent, so that a blend with it is far from the solved pose.
 const DRAWN := [0.5, -0.7, 0.6]
-## What make_case adds to the scene, in the order it is freed.
+## What make_drawn_case adds to the scene, in the order it is freed.
 const CASE_NODES := ["skeleton", "target", "ik"]
 
 
 ## A 3-bone chain (LENGTHS, DRAWN, bone angles 0) for `klass`, mirrored with skeleton scale.x = -1 when asked, and a
 ## node on it in `mode` toward a target out of the drawn pose's reach of the tip. Returns its parts.
-func make_case(klass: String, mirrored: bool, mode: int) -> Dictionary:
+func make_drawn_case(klass: String, mirrored: bool, mode: int) -> Dictionary:
 	var skeleton := make_chain(LENGTHS, DRAWN, Vector2(-1, 1) if mirrored else Vector2.ONE)
 	var bones := bones_of(skeleton)
 	var sign := -1.0 if mirrored else 1.0
@@ -27,7 +27,7 @@ func make_case(klass: String, mirrored: bool, mode: int) -> Dictionary:
 
 ## The full solve from the scene pose: a weight-1 node's first solve.
 func full_solve(klass: String, mirrored: bool) -> PackedFloat32Array:
-	var case := make_case(klass, mirrored, 2)
+	var case := make_drawn_case(klass, mirrored, 2)
 	case["ik"].solve()
 	var out := rotations_of(case["bones"])
 	free_case(case, CASE_NODES)
@@ -38,7 +38,7 @@ func test_half_weight_stays_half_every_frame() -> void:
 	for klass in Nodes.with_target():
 		for mirrored in [false, true]:
 			var full := full_solve(klass, mirrored)
-			var case := make_case(klass, mirrored, 0)
+			var case := make_drawn_case(klass, mirrored, 0)
 			var drawn := rotations_of(case["bones"])
 			case["ik"].weight = 0.5
 			var worst := 0.0
@@ -55,7 +55,7 @@ func test_half_weight_stays_half_every_frame() -> void:
 func test_weight_ramp_follows_the_weight() -> void:
 	for klass in Nodes.with_target():
 		var full := full_solve(klass, false)
-		var case := make_case(klass, false, 0)
+		var case := make_drawn_case(klass, false, 0)
 		var drawn := rotations_of(case["bones"])
 		var worst := 0.0
 		for frame in 61:
@@ -79,7 +79,7 @@ func test_weight_ramp_follows_the_weight() -> void:
 ## An animation posing the bones every frame: the blend is with the animated pose, as before.
 func test_half_weight_over_an_animation_blends_with_it() -> void:
 	for klass in Nodes.with_target():
-		var case := make_case(klass, false, 0)
+		var case := make_drawn_case(klass, false, 0)
 		var bones: Array = case["bones"]
 		case["ik"].weight = 0.5
 		var worst := 0.0
@@ -89,7 +89,7 @@ func test_half_weight_over_an_animation_blends_with_it() -> void:
 				animated.append(DRAWN[b] + 0.3 * sin(frame * 0.2 + b))
 				bones[b].rotation = animated[b]
 			# The full solve from this animated pose, on a twin rig.
-			var twin := make_case(klass, false, 2)
+			var twin := make_drawn_case(klass, false, 2)
 			for b in bones.size():
 				twin["bones"][b].rotation = animated[b]
 			twin["ik"].solve()
@@ -108,7 +108,7 @@ func test_half_weight_over_an_animation_blends_with_it() -> void:
 func test_rotations_stay_within_half_a_turn() -> void:
 	for klass in Nodes.with_target():
 		for mirrored in [false, true]:
-			var case := make_case(klass, mirrored, 0)
+			var case := make_drawn_case(klass, mirrored, 0)
 			var bones: Array = case["bones"]
 			var drawn := rotations_of(bones)
 			var center: Vector2 = bones[0].global_position

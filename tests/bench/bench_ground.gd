@@ -36,7 +36,7 @@ func _initialize() -> void:
 
 ## Character k of a row of 40 (odd ones mirrored), its legs in manual mode: grounded by a FootGrounder2D, or (plain)
 ## each leg reaching for a fixed target 4 px under its animated ankle.
-func make_character(k: int, grounded: bool) -> Dictionary:
+func make_two_legged(k: int, grounded: bool) -> Dictionary:
 	var at := Vector2(60 + (k % 40) * 50.0, 100 + (k / 40) * 200.0)
 	var character := Characters.two_legged(root, at, -1.0 if k % 2 == 1 else 1.0, root, MEASURES)
 	for i in 2:
@@ -77,8 +77,8 @@ func _run() -> void:
 	var grounded: Array[Dictionary] = []
 	var plain: Array[Dictionary] = []
 	for k in big:
-		grounded.append(make_character(k, true))
-		plain.append(make_character(k, false))
+		grounded.append(make_two_legged(k, true))
+		plain.append(make_two_legged(k, false))
 	for i in 3:
 		await physics_frame
 	var times := {"grounded": [], "plain": []}
