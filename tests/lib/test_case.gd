@@ -6,8 +6,8 @@ extends Node
 ##
 ## Fixtures of one kind have files of their own: lib/characters.gd (characters carrying nodes: a tail, two legs, two
 ## arms), lib/mirror_rig.gd (the mirror setups), lib/animations.gd (animation players), lib/rig.gd (the bone builders
-## shared with the demo). The measures are static, so scripts that are no test (the soak, the benchmarks) call them
-## as `TestCase.all_finite(bones)`.
+## shared with the demo). The measures are static, so a script that is no test calls them too, as the soak does:
+## `TestCase.all_finite(bones)`.
 
 ## The one Bone2D chain builder, shared with the demo project (a link to godot_project/common/rig.gd).
 const Rig := preload("res://lib/rig.gd")
@@ -17,7 +17,8 @@ const Nodes := preload("res://lib/node_classes.gd")
 const Characters := preload("res://lib/characters.gd")
 const MirrorRig := preload("res://lib/mirror_rig.gd")
 const Animations := preload("res://lib/animations.gd")
-## The logger every test method gets as `error_log` (named apart from the `ErrorLog` some test files preload).
+## The logger every test method gets as `error_log` (named apart from `ErrorLog`, the name other scripts preload it
+## under, so that a test file may still do so).
 const ErrorLogScript := preload("res://lib/error_log.gd")
 
 var failures: PackedStringArray = []
