@@ -124,4 +124,24 @@ impl Reach2DDebug {
     pub fn spring_shapes_read() -> i64 {
         crate::world_queries::query_counts()[3] as i64
     }
+
+    /// How many setup checks ran in full (the structural part included) since the library was loaded.
+    #[func]
+    pub fn full_setup_checks() -> i64 {
+        crate::io::tree_watch::check_counts()[0] as i64
+    }
+
+    /// How many setup checks skipped their structural part (the setup was verified, and the tree watch heard
+    /// nothing that could break it) since the library was loaded.
+    #[func]
+    pub fn fast_setup_checks() -> i64 {
+        crate::io::tree_watch::check_counts()[1] as i64
+    }
+
+    /// [code]true[/code] breaks the tree watch on purpose (every pass trusts it, it never moves its epoch, no periodic
+    /// full check), for tests that show what a broken watch would miss; [code]false[/code] (the default) mends it.
+    #[func]
+    pub fn break_tree_watch(on: bool) {
+        crate::io::tree_watch::break_on_purpose(on);
+    }
 }

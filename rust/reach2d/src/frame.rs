@@ -14,6 +14,7 @@ use godot::register::property::{Export, Var};
 use crate::checked::{self, Choice};
 use crate::editor::in_editor;
 use crate::io::bones::{self, Bones};
+use crate::io::tree_watch;
 use crate::problem::{Problem, Problems};
 
 /// When a node solves by itself: the `update_mode` property (Godot sees an `int`; see `checked.rs`).
@@ -186,7 +187,8 @@ pub fn refuse<T: BoneDriver>(node: &mut T, problem: Problem) -> bool {
 }
 
 fn solve_and_report<T: BoneDriver>(node: &mut T, delta: f64) -> bool {
-    let outcome = node.solve_frame(delta);
+    // A batch's members solve in the batch's pass; a node by itself in a pass of its own (`io/tree_watch.rs`).
+    let outcome = tree_watch::in_pass(|| node.solve_frame(delta));
     note(node, outcome.as_ref().err().copied());
     match outcome {
         Ok(solved) => {

@@ -14,6 +14,7 @@ use crate::io::chain::BoneChain;
 use crate::io::convert::affine;
 use crate::io::pose_memory::PoseMemory;
 use crate::io::stretch::TipPosition;
+use crate::io::tree_watch::Verified;
 use crate::pose::PoseBuffers;
 use crate::problem::Problem;
 
@@ -32,6 +33,8 @@ pub struct Bones {
     pub tip_position: TipPosition,
     /// The pose as last read and the buffers its solves work in.
     pub pose: PoseBuffers,
+    /// The epoch the setup was verified at (`io/tree_watch.rs`): its structural checks are skipped until then.
+    pub verified: Verified,
 }
 
 /// How the tip bone's end is placed.
@@ -98,7 +101,7 @@ pub fn read_adjusted(
     adjust: impl FnOnce(&mut [BonePose]),
 ) -> Result<(), Problem> {
     let Some(tip) = bones.chain.bones().last() else { return Err(Problem::EmptyChain) };
-    if !tip.is_inside_tree() {
+    if !bones.verified.current() && !tip.is_inside_tree() {
         return Err(Problem::BoneOutsideTree);
     }
     let direction = Vec2::from_angle(tip.get_bone_angle());

@@ -10,7 +10,7 @@ use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::setup::{self, Setup};
+use crate::setup::{self, Setup, Slots};
 use crate::{batch, gizmo};
 
 /// Turns a chain of [Bone2D] nodes so that its end reaches [member target], with CCD (Cyclic Coordinate Descent).
@@ -187,8 +187,13 @@ impl BoneDriver for CcdChain2D {
 impl CcdChain2D {
     /// The target, the pole and the bones, checked in that order without touching a bone.
     fn check(&mut self) -> Result<Setup, Problem> {
-        let setup = setup::target_and_pole(&self.target, &self.pole)?;
-        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Chain)?;
-        Ok(setup)
+        let slots = Slots {
+            target: Some(&self.target),
+            pole: Some(&self.pole),
+            root: &self.root_bone,
+            tip: &self.tip_bone,
+            shape: Shape::Chain,
+        };
+        setup::check(&mut self.state.bones, slots)
     }
 }

@@ -7,9 +7,11 @@ use reach2d_core::{Vec2, signed_angle, solve_look_at};
 
 use crate::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
 use crate::io::bones::{self, Motion, Start, TipEnd};
+use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::{batch, gizmo, setup};
+use crate::setup::{self, Slots};
+use crate::{batch, gizmo};
 
 /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
 ///
@@ -144,9 +146,11 @@ impl BoneDriver for LookAt2D {
 impl LookAt2D {
     /// The target, then the bone, checked without touching it: the target's global position.
     fn check(&mut self) -> Result<Vec2, Problem> {
-        let goal = setup::target_position(&self.target)?;
-        setup::ensure_bone(&mut self.state.bones, &self.bone)?;
-        Ok(goal)
+        let slots =
+            Slots { target: Some(&self.target), pole: None, root: &self.bone, tip: &self.bone, shape: Shape::Chain };
+        // The one `bone` is the chain's root and tip: unset, it is the look-at's own problem.
+        let checked = setup::check(&mut self.state.bones, slots);
+        Ok(checked.map_err(|p| if p == Problem::NoRootBone { Problem::NoBone } else { p })?.goal)
     }
 }
 

@@ -8,15 +8,16 @@ use godot::prelude::*;
 use reach2d_core::{SpringCollider, SpringSettings};
 
 use crate::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::gizmo;
 use crate::io::ancestors;
 use crate::io::bones::{self, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::io::convert::vec2;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
+use crate::setup::{self, Slots};
 use crate::spring_state::Simulation;
 use crate::world_queries::{Filter, WorldQueries};
-use crate::{gizmo, setup};
 
 /// Turns a chain of [Bone2D] nodes so that it follows its animated (or IK) pose through damped springs: hair, tails,
 /// capes and antennae that lag behind the body, swing under gravity and wind, overshoot and settle.
@@ -280,7 +281,8 @@ impl SpringChain2D {
     /// The spring's settings, then the bones, checked without touching a bone.
     fn check(&mut self) -> Result<SpringSettings, Problem> {
         let settings = self.settings();
-        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Chain)?;
+        let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Chain };
+        setup::check(&mut self.state.bones, slots)?;
         Ok(settings)
     }
 

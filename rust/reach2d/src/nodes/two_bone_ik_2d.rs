@@ -12,7 +12,7 @@ use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::setup::{self, Setup};
+use crate::setup::{self, Setup, Slots};
 use crate::{batch, gizmo};
 
 /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
@@ -236,13 +236,17 @@ impl TwoBoneIk2D {
     /// The target (or the ground goal a grounder set), the pole and the two bones, checked in that order without
     /// touching a bone. `None`: a grounded leg with no target and no ground goal, which keeps its pose.
     fn check(&mut self) -> Result<Option<Setup>, Problem> {
-        let setup = match self.ground.goal {
-            Some(goal) => Some(Setup { goal, pole: setup::pole_position(&self.pole)? }),
-            None if self.ground.attached && self.target.is_none() => None,
-            None => Some(setup::target_and_pole(&self.target, &self.pole)?),
-        };
-        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Limb)?;
-        Ok(setup)
+        // A grounded leg reaches for the grounder's goal instead of its target; without either it keeps its pose.
+        let keeps_pose = self.ground.goal.is_none() && self.ground.attached && self.target.is_none();
+        let target = (self.ground.goal.is_none() && !keeps_pose).then_some(&self.target);
+        let slots =
+            Slots { target, pole: Some(&self.pole), root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Limb };
+        let setup = setup::check(&mut self.state.bones, slots)?;
+        Ok(match self.ground.goal {
+            Some(goal) => Some(Setup { goal, ..setup }),
+            None if keeps_pose => None,
+            None => Some(setup),
+        })
     }
 
     /// `FootGrounder2D`: a grounder names this leg (`attached`) and, at run time, solves it itself (`driven`: the
@@ -271,7 +275,8 @@ impl TwoBoneIk2D {
     }
 
     fn read_animated_limb(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
-        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Limb)?;
+        let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Limb };
+        setup::check(&mut self.state.bones, slots)?;
         let stretch = LimbStretch::new(self.stretch, self.compress);
         let bones = &mut self.state.bones;
         let authored = bones::authored_tip_position(bones, stretch.is_some());
