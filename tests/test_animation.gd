@@ -5,27 +5,14 @@ extends "res://lib/test_case.gd"
 const ANIMATED := [0.5, -0.4, 0.3]
 
 
+## A 3-bone chain whose player turns every bone from ANIMATED by +0.6 rad over a looping second, and a FabrikChain2D
+## in process mode on it; the player comes before the IK node in the tree or after it.
 func make_animated_chain(player_first: bool) -> Dictionary:
 	var skeleton := make_chain([40.0, 30.0, 20.0], ANIMATED)
 	skeleton.name = "Skeleton%d" % get_child_count()  # each player animates its own skeleton
 	var target := make_target(skeleton.global_position + Vector2(30, 50))
 	var ik: Node2D
-	var player := AnimationPlayer.new()
-	player.name = "Player"
-	var library := AnimationLibrary.new()
-	var animation := Animation.new()
-	animation.length = 1.0
-	animation.loop_mode = Animation.LOOP_LINEAR
-	var path := String(skeleton.name)
-	for i in ANIMATED.size():
-		path += "/bone_%d" % i
-		var track := animation.add_track(Animation.TYPE_VALUE)
-		animation.track_set_path(track, path + ":rotation")
-		animation.track_insert_key(track, 0.0, ANIMATED[i])
-		# Moving keys: a player that holds still does not rewrite unchanged values every frame.
-		animation.track_insert_key(track, 1.0, ANIMATED[i] + 0.6)
-	library.add_animation("pose", animation)
-	player.add_animation_library("", library)
+	var player := Animations.turning_chain("pose", skeleton.name, ANIMATED, 0.6)
 	if player_first:
 		add_child(player)
 		ik = make_ik("FabrikChain2D", skeleton, target, 0, -1, 0)
@@ -39,16 +26,14 @@ func make_animated_chain(player_first: bool) -> Dictionary:
 func test_ik_runs_after_animation_in_the_same_frame() -> void:
 	for player_first in [true, false]:
 		var case := make_animated_chain(player_first)
-		for i in 5:
-			await get_tree().process_frame
+		await wait_frames(5)
 		var ik: Node2D = case["ik"]
 		var bones: Array = case["bones"]
 		expect(not is_equal_approx(bones[0].rotation, animated_value(case, 0)), "the IK changed the animated pose")
 		var label := "player %s the IK node" % ("before" if player_first else "after")
 		expect(ik.last_error >= 0.0 and ik.last_error <= ik.tolerance, "%s: IK solved (last_error %s)" % [label, ik.last_error])
 		expect_vec_near(bone_end(bones[-1]), case["target"].global_position, ik.tolerance + 1e-3, "%s: the visible pose is the IK pose" % label)
-		for key in ["skeleton", "target", "ik", "player"]:
-			case[key].free()
+		free_case(case, ["skeleton", "target", "ik", "player"])
 
 
 ## What the animation sets bone `i` to at the player's current position.
@@ -72,5 +57,4 @@ func test_weight_blends_animation_and_ik() -> void:
 	expect(worst < 1e-3, "every frame each bone is halfway between animation and IK (worst %s rad)" % worst)
 	print("weight 0.5 over animation: worst deviation from lerp_angle(animated, solved, 0.5) %s rad" % worst)
 	for case in [full, half]:
-		for key in ["skeleton", "target", "ik", "player"]:
-			case[key].free()
+		free_case(case, ["skeleton", "target", "ik", "player"])

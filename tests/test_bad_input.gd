@@ -1,11 +1,13 @@
 extends "res://lib/test_case.gd"
 ## Bad input never panics, never writes NaN, leaves the bones and last_error/last_iterations as they were, and is
 ## reported once, not every frame.
-const ErrorLog := preload("res://lib/error_log.gd")
+
+## What make_solved_case adds to the scene, in the order it is freed.
+const CASE_NODES := ["skeleton", "target", "ik"]
 
 
-
-func setup(klass: String) -> Dictionary:
+## A node of `klass` on a 3-bone chain (bone angles 0, not mirrored), in manual mode, solved once toward its target.
+func make_solved_case(klass: String) -> Dictionary:
 	var skeleton := make_chain([40.0, 30.0, 20.0], [0.3, -0.6, 0.4])
 	var target := make_target(Vector2(430, 340))
 	var ik := make_ik(klass, skeleton, target, 0, Nodes.tip_index(klass, 3))
@@ -31,15 +33,9 @@ func expect_refused(case: Dictionary, label: String) -> void:
 	expect(ik.get_setup_warning() != "", "%s: the configuration warning says why" % label)
 
 
-func free_case(case: Dictionary) -> void:
-	for key in ["skeleton", "target", "ik"]:
-		if is_instance_valid(case[key]):
-			case[key].free()
-
-
 func test_unset_freed_and_outside_targets() -> void:
 	for klass in Nodes.ALL.filter(func(k): return Nodes.has_target(k)):
-		var case := setup(klass)
+		var case := make_solved_case(klass)
 		case["ik"].target = null
 		expect_refused(case, "%s target unset" % klass)
 		var outside := Node2D.new()
@@ -56,12 +52,12 @@ func test_unset_freed_and_outside_targets() -> void:
 		expect(case["ik"].solve(), "%s: solves again once the target is good" % klass)
 		expect(case["ik"].get_setup_warning() == "", "%s: no warning once the setup is good" % klass)
 		t.free()
-		free_case(case)
+		free_case(case, CASE_NODES)
 
 
 func test_unset_and_freed_bones_and_broken_chains() -> void:
 	for klass in Nodes.ALL:
-		var case := setup(klass)
+		var case := make_solved_case(klass)
 		var bones: Array = case["bones"]
 		var ik: Node2D = case["ik"]
 		if Nodes.single_bone(klass):
@@ -96,7 +92,7 @@ func test_unset_and_freed_bones_and_broken_chains() -> void:
 		var root: Bone2D = bones[0]
 		root.free()
 		expect_refused(case, "%s root bone freed" % klass)
-		free_case(case)
+		free_case(case, CASE_NODES)
 
 
 func test_degenerate_chains_stay_finite() -> void:
@@ -151,30 +147,24 @@ func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
 	if not ClassDB.class_exists("Logger"):
 		print("Logger needs Godot 4.5+; counting skipped")
 		return
-	var logger := ErrorLog.new()
-	OS.add_logger(logger)
+	error_log.take()
 	for klass in Nodes.ALL:
-		var case := setup(klass)
+		var case := make_solved_case(klass)
 		case["ik"].update_mode = 0
 		var words := break_setup(case)
-		for i in 20:
-			await get_tree().process_frame
-		expect(logger.count(words) == 1, "%s: one error for 20 frames without it (got %d)" % [klass, logger.count(words)])
+		await wait_frames(20)
+		expect(error_log.count(words) == 1, "%s: one error for 20 frames without it (got %d)" % [klass, error_log.count(words)])
 		# Mended for one frame only: the same problem back is not news (a setup flipping every frame says it once).
 		mend_setup(case)
 		await get_tree().process_frame
 		break_setup(case)
-		for i in 5:
-			await get_tree().process_frame
-		expect(logger.count(words) == 1, "%s: not reported again after one good frame (got %d)" % [klass, logger.count(words)])
+		await wait_frames(5)
+		expect(error_log.count(words) == 1, "%s: not reported again after one good frame (got %d)" % [klass, error_log.count(words)])
 		# After 60 good solves in a row the problem counts as fixed: it is reported again, once.
 		mend_setup(case)
-		for i in 61:
-			await get_tree().process_frame
+		await wait_frames(61)
 		break_setup(case)
-		for i in 5:
-			await get_tree().process_frame
-		expect(logger.count(words) == 2, "%s: reported again after recovering (got %d)" % [klass, logger.count(words)])
-		logger.take()
-		free_case(case)
-	OS.remove_logger(logger)
+		await wait_frames(5)
+		expect(error_log.count(words) == 2, "%s: reported again after recovering (got %d)" % [klass, error_log.count(words)])
+		error_log.take()
+		free_case(case, CASE_NODES)

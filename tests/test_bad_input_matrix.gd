@@ -39,12 +39,14 @@ const FLOAT_RANGES := {
 }
 ## Iteration counts a node accepts; anything else is refused with one message.
 const MAX_ITERATIONS := 1024
+## What a case adds to the scene (`extras`: what its change added), in the order it is freed.
+const CASE_NODES := ["extras", "ik", "target", "skeleton"]
 
 var rows: Array[String] = []
 
 
 ## A working node of `klass` on a 3-bone chain (mirrored root, bone_angle != 0), solved once; in process mode.
-func setup(klass: String) -> Dictionary:
+func make_mirrored_case(klass: String) -> Dictionary:
 	var skeleton := make_chain([40.0, 30.0, 20.0], [0.3, -0.6, 0.4])
 	skeleton.scale = Vector2(-1, 1)
 	var bones := bones_of(skeleton)
@@ -58,21 +60,28 @@ func setup(klass: String) -> Dictionary:
 	return {"skeleton": skeleton, "bones": bones, "target": target, "ik": ik}
 
 
-func free_case(case: Dictionary) -> void:
-	for node in case.get("extras", []):
-		if is_instance_valid(node):
-			node.free()
-	for key in ["ik", "target", "skeleton"]:
-		if is_instance_valid(case[key]):
-			case[key].free()
-
-
 func live_bones(case: Dictionary) -> Array:
 	var out := []
 	for b in case["bones"]:
 		if is_instance_valid(b):
 			out.append(b)
 	return out
+
+
+## Runs FRAMES process frames; with `move_target` the target (while it lives) moves by (1.5, -1) px before each.
+func run_frames(case: Dictionary, move_target := false) -> void:
+	for i in FRAMES:
+		if move_target and is_instance_valid(case["target"]):
+			case["target"].position += Vector2(1.5, -1.0)
+		await get_tree().process_frame
+
+
+## The problem every case checks first: ["NaN in a bone"] when a live bone holds one, else none.
+func nan_problems(case: Dictionary) -> PackedStringArray:
+	var problems := PackedStringArray()
+	if not all_finite(live_bones(case)):
+		problems.append("NaN in a bone")
+	return problems
 
 
 ## Messages grouped by text: the largest count of any one, and whether any mentions a panic.
@@ -104,7 +113,7 @@ func record(klass: String, label: String, problems: PackedStringArray, messages:
 ## Assigns `value` to `property` through `set()` (as a script with an untyped reference does), runs FRAMES
 ## process frames, and checks the node, its bones and the log.
 func property_case(klass: String, property: String, value: Variant, check: Callable, keeps_pose := true) -> void:
-	var case := setup(klass)
+	var case := make_mirrored_case(klass)
 	var ik: Node2D = case["ik"]
 	await get_tree().process_frame
 	error_log.take()
@@ -112,12 +121,9 @@ func property_case(klass: String, property: String, value: Variant, check: Calla
 	var pose := rotations_of(live_bones(case))
 	ik.set(property, value)
 	var after: Variant = ik.get(property)
-	for i in FRAMES:
-		await get_tree().process_frame
+	await run_frames(case)
 	var messages := error_log.take()
-	var problems := PackedStringArray()
-	if not all_finite(live_bones(case)):
-		problems.append("NaN in a bone")
+	var problems := nan_problems(case)
 	var verdict: String = check.call(before, after, messages.size())
 	if verdict != "":
 		problems.append(verdict)
@@ -129,7 +135,7 @@ func property_case(klass: String, property: String, value: Variant, check: Calla
 			problems.append("the pose moved (bone %d: %s -> %s)" % [i, pose[i], now[i]])
 			break
 	record(klass, "%s = %s" % [property, var_to_str(value)], problems, messages)
-	free_case(case)
+	free_case(case, CASE_NODES)
 
 
 ## A float property: a value inside FLOAT_RANGES is taken as is, silently; anything else is refused with exactly one
@@ -233,7 +239,7 @@ func test_angle_limit_arguments() -> void:
 ## Calls `action` on a working node, runs FRAMES frames, and checks the log, the bones and the pose. A call that
 ## is quietly valid (`silent_ok`, e.g. clearing a bone index past the chain's end) may print nothing.
 func method_case(klass: String, label: String, action: Callable, silent_ok: bool) -> void:
-	var case := setup(klass)
+	var case := make_mirrored_case(klass)
 	var ik: Node2D = case["ik"]
 	await get_tree().process_frame
 	error_log.take()
@@ -241,12 +247,9 @@ func method_case(klass: String, label: String, action: Callable, silent_ok: bool
 	var memory_before := OS.get_static_memory_usage()
 	action.call(ik)
 	var grown := OS.get_static_memory_usage() - memory_before
-	for i in FRAMES:
-		await get_tree().process_frame
+	await run_frames(case)
 	var messages := error_log.take()
-	var problems := PackedStringArray()
-	if not all_finite(live_bones(case)):
-		problems.append("NaN in a bone")
+	var problems := nan_problems(case)
 	if grown > 1 << 20:
 		problems.append("the call allocated %d bytes" % grown)
 	if messages.size() == 0 and not silent_ok:
@@ -257,7 +260,7 @@ func method_case(klass: String, label: String, action: Callable, silent_ok: bool
 			problems.append("the pose moved")
 			break
 	record(klass, label, problems, messages)
-	free_case(case)
+	free_case(case, CASE_NODES)
 
 
 ## Scene cases: broken and extreme rigs. Each runs FRAMES frames in process mode after the change.
@@ -267,14 +270,9 @@ func scene_case(klass: String, label: String, case: Dictionary, change: Callable
 	error_log.take()
 	change.call(case)
 	var pose := rotations_of(live_bones(case))
-	for i in FRAMES:
-		if is_instance_valid(case["target"]):
-			case["target"].position += Vector2(1.5, -1.0)
-		await get_tree().process_frame
+	await run_frames(case, true)
 	var messages := error_log.take()
-	var problems := PackedStringArray()
-	if not all_finite(live_bones(case)):
-		problems.append("NaN in a bone")
+	var problems := nan_problems(case)
 	if expect_refusal:
 		if rotations_of(live_bones(case)) != pose:
 			problems.append("a refused setup still moved the bones")
@@ -283,7 +281,7 @@ func scene_case(klass: String, label: String, case: Dictionary, change: Callable
 		if messages.size() == 0:
 			problems.append("no message")
 	record(klass, label, problems, messages)
-	free_case(case)
+	free_case(case, CASE_NODES)
 
 
 func free_middle_bone(c: Dictionary) -> void:
@@ -345,17 +343,17 @@ func no_change(_c: Dictionary) -> void:
 func test_scene_cases() -> void:
 	for klass in Nodes.ALL:
 		var chain: bool = not Nodes.single_bone(klass)
-		await scene_case(klass, "middle bone freed mid-run", setup(klass), free_middle_bone, chain)
-		await scene_case(klass, "second bone re-parented to the skeleton", setup(klass), reparent_second_bone, chain)
+		await scene_case(klass, "middle bone freed mid-run", make_mirrored_case(klass), free_middle_bone, chain)
+		await scene_case(klass, "second bone re-parented to the skeleton", make_mirrored_case(klass), reparent_second_bone, chain)
 		if chain:
-			await scene_case(klass, "tip not under root", setup(klass), tip_under_other_skeleton, true)
+			await scene_case(klass, "tip not under root", make_mirrored_case(klass), tip_under_other_skeleton, true)
 		for s in [Vector2.ZERO, Vector2(-1, -1), Vector2(1e-6, 1e-6), Vector2(0, 1), Vector2(-1e-6, 1)]:
-			await scene_case(klass, "skeleton scale %s" % s, setup(klass), scale_skeleton.bind(s), false)
-			await scene_case(klass, "root bone scale %s" % s, setup(klass), scale_root_bone.bind(s), false)
-		await scene_case(klass, "8 nodes on the same bones", setup(klass), add_seven_more_nodes, false)
+			await scene_case(klass, "skeleton scale %s" % s, make_mirrored_case(klass), scale_skeleton.bind(s), false)
+			await scene_case(klass, "root bone scale %s" % s, make_mirrored_case(klass), scale_root_bone.bind(s), false)
+		await scene_case(klass, "8 nodes on the same bones", make_mirrored_case(klass), add_seven_more_nodes, false)
 		if Nodes.has_pole(klass):
-			await scene_case(klass, "pole freed mid-run", setup(klass), free_pole, true)
-			await scene_case(klass, "pole at NaN", setup(klass), nan_pole, true)
+			await scene_case(klass, "pole freed mid-run", make_mirrored_case(klass), free_pole, true)
+			await scene_case(klass, "pole at NaN", make_mirrored_case(klass), nan_pole, true)
 	# Chains of 1 and 512 bones.
 	for n in [1, 512]:
 		for klass in Nodes.ALL.filter(func(k): return k != "TwoBoneIk2D"):

@@ -8,8 +8,9 @@ const Bake := preload("res://addons/reach2d/editor/bake.gd")
 const STEP := 1.0 / 20.0
 
 
-## The character under this test node; `flipped` mirrors it (root scale.x = -1). Returns its parts by name.
-func make_character(ik_class: String, flipped: bool) -> Dictionary:
+## The character under this test node, after one frame in the tree; `flipped` mirrors it (root scale.x = -1). Returns
+## its parts by name.
+func make_waving_character(ik_class: String, flipped: bool) -> Dictionary:
 	var character := Node2D.new()
 	character.name = "Character%d" % get_child_count()
 	character.position = Vector2(400, 300)
@@ -63,12 +64,14 @@ func make_character(ik_class: String, flipped: bool) -> Dictionary:
 	player.name = "Player"
 	character.add_child(player)
 	player.add_animation_library("", library)
-	return {"character": character, "player": player, "arm": arm, "look": look, "animation": animation,
+	var parts := {"character": character, "player": player, "arm": arm, "look": look, "animation": animation,
 		"arm_bones": Bake.driven_bones(arm), "head": head}
+	await get_tree().process_frame
+	return parts
 
 
 ## Every key of every track of `animation`, to compare before and after.
-func snapshot(animation: Animation) -> Array:
+func keys_of(animation: Animation) -> Array:
 	var out := [animation.length]
 	for track in animation.get_track_count():
 		out.append(animation.track_get_path(track))
@@ -124,10 +127,9 @@ func test_bake_into_a_copy_replays_the_ik_pose() -> void:
 	for ik_class in ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D"]:
 		for flipped in [false, true]:
 			var label := "%s%s" % [ik_class, " (mirrored)" if flipped else ""]
-			var case := make_character(ik_class, flipped)
-			await get_tree().process_frame
+			var case: Dictionary = await make_waving_character(ik_class, flipped)
 			var original: Animation = case["animation"]
-			var before := snapshot(original)
+			var before := keys_of(original)
 			var result := Bake.bake_to_animation(case["arm"], case["player"], &"wave", STEP, &"wave_baked")
 			if not expect(result["ok"], "%s: the bake succeeded (%s)" % [label, result]):
 				continue
@@ -135,7 +137,7 @@ func test_bake_into_a_copy_replays_the_ik_pose() -> void:
 			var baked := player.get_animation("wave_baked")
 			var bones: Array = case["arm_bones"]
 			expect(result["bones"] == bones.size() and result["keys"] == 41, "%s: %s keys for %s bones (%s)" % [label, 41, bones.size(), result])
-			expect(snapshot(original) == before, "%s: the original animation is untouched" % label)
+			expect(keys_of(original) == before, "%s: the original animation is untouched" % label)
 			expect(baked != original and baked.get_track_count() == original.get_track_count() + bones.size(), "%s: the copy holds the original tracks plus one per bone" % label)
 			var times := key_times(baked, "Skeleton/torso/upper:rotation")
 			var poses := ik_poses(case, case["arm"], bones, times)
@@ -151,8 +153,7 @@ func test_bake_into_a_copy_replays_the_ik_pose() -> void:
 
 func test_bake_unwraps_full_turns() -> void:
 	# The head turns twice around: raw rotations wrap at +-PI; the baked track keeps turning instead.
-	var case := make_character("FabrikChain2D", false)
-	await get_tree().process_frame
+	var case: Dictionary = await make_waving_character("FabrikChain2D", false)
 	var result := Bake.bake_to_animation(case["look"], case["player"], &"wave", STEP, &"look_baked")
 	if not expect(result["ok"], "the bake succeeded (%s)" % [result]):
 		return
@@ -173,8 +174,7 @@ func test_bake_unwraps_full_turns() -> void:
 
 
 func test_bake_into_the_same_animation() -> void:
-	var case := make_character("CcdChain2D", true)
-	await get_tree().process_frame
+	var case: Dictionary = await make_waving_character("CcdChain2D", true)
 	var original: Animation = case["animation"]
 	var tracks := original.get_track_count()
 	var bones: Array = case["arm_bones"]
@@ -203,9 +203,8 @@ func test_bake_into_the_same_animation() -> void:
 
 
 func test_bake_refuses_bad_input_and_changes_nothing() -> void:
-	var case := make_character("FabrikChain2D", false)
-	await get_tree().process_frame
-	var before := snapshot(case["animation"])
+	var case: Dictionary = await make_waving_character("FabrikChain2D", false)
+	var before := keys_of(case["animation"])
 	var player: AnimationPlayer = case["player"]
 	var list_before := player.get_animation_list()
 	expect(not Bake.bake_to_animation(case["arm"], player, &"missing")["ok"], "an unknown animation is refused")
@@ -213,7 +212,7 @@ func test_bake_refuses_bad_input_and_changes_nothing() -> void:
 	case["arm"].target = null
 	var result := Bake.bake_to_animation(case["arm"], player, &"wave", STEP, &"copy")
 	expect(not result["ok"] and "target" in String(result.get("error", "")), "a node that cannot solve is refused with its reason (%s)" % [result])
-	expect(snapshot(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
+	expect(keys_of(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
 	case["character"].free()
 
 
@@ -221,8 +220,7 @@ func test_bake_refuses_bad_input_and_changes_nothing() -> void:
 ## reaches as far as the IK did (before: rotations only, and the replay ended 19 px short).
 func test_bake_of_a_stretching_limb_replays_its_reach() -> void:
 	for flipped in [false, true]:
-		var case := make_character("TwoBoneIk2D", flipped)
-		await get_tree().process_frame
+		var case: Dictionary = await make_waving_character("TwoBoneIk2D", flipped)
 		var arm: Node2D = case["arm"]
 		arm.stretch = 0.5
 		arm.update_mode = 2
@@ -247,14 +245,14 @@ func test_bake_of_a_stretching_limb_replays_its_reach() -> void:
 		for t in times:
 			player.seek(t, true)
 			arm.solve()
-			reach.append(_end_of(lower))
+			reach.append(bone_end(lower))
 			stretched += 1 if lower.position.distance_to(lower.rest.origin) > 0.5 else 0
 		arm.enabled = false
 		player.assigned_animation = "stretch_baked"
 		var worst := 0.0
 		for k in times.size():
 			player.seek(times[k], true)
-			worst = maxf(worst, _end_of(lower).distance_to(reach[k]))
+			worst = maxf(worst, bone_end(lower).distance_to(reach[k]))
 		expect(stretched > 0, "flipped=%s: the limb stretched at some keys (%d)" % [flipped, stretched])
 		expect(baked.find_track(NodePath("Skeleton/torso/upper/lower:position"), Animation.TYPE_VALUE) >= 0, "flipped=%s: the tip bone's position is keyed" % flipped)
 		expect(worst < 0.05, "flipped=%s: the replay's hand is where the IK put it (worst %.4f px over %d keys)" % [flipped, worst, times.size()])
@@ -262,25 +260,19 @@ func test_bake_of_a_stretching_limb_replays_its_reach() -> void:
 		case["character"].free()
 
 
-func _end_of(bone: Bone2D) -> Vector2:
-	return bone.global_transform * (Vector2.from_angle(bone.get_bone_angle()) * bone.get_length())
-
-
 ## A player with an animation assigned but stopped is a normal state: the bake logs nothing (it logged "AnimationPlayer
 ## has no current animation" before) and leaves the player as it was.
 func test_bake_with_a_stopped_player_logs_nothing() -> void:
-	var case := make_character("FabrikChain2D", false)
-	await get_tree().process_frame
+	var case: Dictionary = await make_waving_character("FabrikChain2D", false)
 	var player: AnimationPlayer = case["player"]
 	player.play(&"wave")
 	player.stop()
 	expect(player.assigned_animation == &"wave" and not player.is_playing(), "the animation is assigned and stopped")
-	var log := preload("res://lib/error_log.gd").new()
-	OS.add_logger(log)
+	error_log.take()
 	var result := Bake.bake_to_animation(case["arm"], player, &"wave", STEP, &"stopped_baked")
-	OS.remove_logger(log)
+	var logged := error_log.take()
 	expect(result["ok"], "the bake succeeds (%s)" % [result])
-	expect(log.take().is_empty(), "nothing is logged")
+	expect(logged.is_empty(), "nothing is logged")
 	expect(player.assigned_animation == &"wave" and not player.is_playing(), "the player is still stopped on its animation")
 	case["character"].free()
 
@@ -288,10 +280,9 @@ func test_bake_with_a_stopped_player_logs_nothing() -> void:
 ## Every bad input is one `{ok = false, error}` and changes nothing: NaN, infinite, negative and too small steps,
 ## a node of another class, a freed node or player, a non-player, a missing animation.
 func test_bake_validates_every_input() -> void:
-	var case := make_character("FabrikChain2D", false)
-	await get_tree().process_frame
+	var case: Dictionary = await make_waving_character("FabrikChain2D", false)
 	var player: AnimationPlayer = case["player"]
-	var before := snapshot(case["animation"])
+	var before := keys_of(case["animation"])
 	var list_before := player.get_animation_list()
 	var freed := Node2D.new()
 	freed.free()
@@ -314,7 +305,7 @@ func test_bake_validates_every_input() -> void:
 	for c in cases:
 		var result := Bake.bake_to_animation(c[1], c[2], c[3], c[4], &"bad_baked")
 		expect(not result["ok"] and c[5] in String(result.get("error", "")), "%s: refused with a message naming %s (%s)" % [c[0], c[5], result])
-	expect(snapshot(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
+	expect(keys_of(case["animation"]) == before and player.get_animation_list() == list_before, "nothing changed")
 	sprite.free()
 	case["character"].free()
 
@@ -322,8 +313,7 @@ func test_bake_validates_every_input() -> void:
 ## A SpringChain2D bakes its secondary motion: starting at rest, advanced by the time between samples, so the replay
 ## with the spring off gives the pose the spring gave.
 func test_bake_of_a_spring_replays_its_motion() -> void:
-	var case := make_character("FabrikChain2D", false)
-	await get_tree().process_frame
+	var case: Dictionary = await make_waving_character("FabrikChain2D", false)
 	case["arm"].enabled = false
 	var tail: Node2D = ClassDB.instantiate("SpringChain2D")
 	tail.root_bone = case["arm_bones"][0]

@@ -23,8 +23,9 @@ class Mover extends Node:
 			target.position += Vector2(cos(frame * 0.31), sin(frame * 0.23)) * 4.0
 
 
-## A chain as users have them: every third bone has bone_angle 0.25, optionally mirrored (scale.x = -1).
-func make_rig(mirrored: bool, position: Vector2) -> Skeleton2D:
+## A chain as users have them (LENGTHS, ANGLES): every third bone, from the root, has bone_angle 0.25 (its child stays
+## on its x axis), optionally mirrored (scale.x = -1). Returns the skeleton.
+func make_chain_with_bone_angles(mirrored: bool, position: Vector2) -> Skeleton2D:
 	var skeleton := make_chain(LENGTHS, ANGLES, Vector2(-1, 1) if mirrored else Vector2.ONE, position)
 	var bones := bones_of(skeleton)
 	for i in range(0, bones.size(), 3):
@@ -49,7 +50,7 @@ func make_twins(mode: int) -> Dictionary:
 	for klass in Nodes.ALL:
 		for mirrored in [false, true]:
 			for twin in 2:
-				var skeleton := make_rig(mirrored, Vector2(x, 300))
+				var skeleton := make_chain_with_bone_angles(mirrored, Vector2(x, 300))
 				var target := make_target(skeleton.global_position + Vector2(-60 if mirrored else 60, 50))
 				var ik := make_ik(klass, skeleton, target, 0, Nodes.tip_index(klass, LENGTHS.size()), mode)
 				if klass == "SpringChain2D":
@@ -99,8 +100,7 @@ func worst_twin_difference(twins: Dictionary) -> float:
 
 func test_the_batcher_runs_default_priority_nodes_and_not_the_others() -> void:
 	var twins := make_twins(0)
-	for frame in 3:
-		await get_tree().process_frame
+	await wait_frames(3)
 	var found := batcher()
 	if not expect(found != null, "a Reach2DBatcher is an internal child of the root"):
 		return
@@ -158,7 +158,7 @@ func test_batched_equals_per_node_every_frame_with_scripts_moving_targets() -> v
 ## An animated skeleton: a FABRIK chain on bones 0..2 and a LookAt2D on bone 3, below the chain's tip. The player
 ## comes last in the tree; the look-at node is a child of the chain node (nested) and joins the batch first.
 func make_animated_character(mirrored: bool, position: Vector2, own_priority: bool) -> Dictionary:
-	var skeleton := make_rig(mirrored, position)
+	var skeleton := make_chain_with_bone_angles(mirrored, position)
 	skeleton.name = "Skeleton%d" % get_child_count()
 	var bones := bones_of(skeleton)
 	var target := make_target(skeleton.global_position + Vector2(-40 if mirrored else 40, 45))
@@ -184,21 +184,7 @@ func make_animated_character(mirrored: bool, position: Vector2, own_priority: bo
 	holder.add_child(look)
 	holder.add_child(chain)
 	holder.move_child(chain, 0)
-	var player := AnimationPlayer.new()
-	player.name = "Player"
-	var library := AnimationLibrary.new()
-	var animation := Animation.new()
-	animation.length = 1.0
-	animation.loop_mode = Animation.LOOP_LINEAR
-	var path := String(skeleton.name)
-	for i in LENGTHS.size():
-		path += "/bone_%d" % i
-		var track := animation.add_track(Animation.TYPE_VALUE)
-		animation.track_set_path(track, path + ":rotation")
-		animation.track_insert_key(track, 0.0, ANGLES[i])
-		animation.track_insert_key(track, 1.0, ANGLES[i] + 0.7)
-	library.add_animation("pose", animation)
-	player.add_animation_library("", library)
+	var player := Animations.turning_chain("pose", skeleton.name, ANGLES, 0.7)
 	add_child(player)
 	player.play("pose")
 	return {"chain": chain, "look": look, "bones": bones, "player": player}
@@ -243,17 +229,16 @@ func test_order_after_animation_and_look_at_below_a_chain() -> void:
 
 
 func test_process_mode_disabled_and_manual_mode_are_kept() -> void:
-	var skeleton := make_rig(false, Vector2(300, 300))
+	var skeleton := make_chain_with_bone_angles(false, Vector2(300, 300))
 	var target := make_target(Vector2(360, 350))
 	var ik := make_ik("FabrikChain2D", skeleton, target, 0, -1, 0)
 	ik.process_mode = Node.PROCESS_MODE_DISABLED
-	var skeleton2 := make_rig(true, Vector2(600, 300))
+	var skeleton2 := make_chain_with_bone_angles(true, Vector2(600, 300))
 	var target2 := make_target(Vector2(540, 350))
 	var manual := make_ik("FabrikChain2D", skeleton2, target2, 0, -1, 2)
 	var before := rotations_of(bones_of(skeleton))
 	var before_manual := rotations_of(bones_of(skeleton2))
-	for frame in 5:
-		await get_tree().process_frame
+	await wait_frames(5)
 	expect(rotations_of(bones_of(skeleton)) == before, "a node with process_mode DISABLED is not solved by the batcher")
 	expect(ik.last_error < 0.0, "it never solved")
 	expect(rotations_of(bones_of(skeleton2)) == before_manual, "a manual node is not solved by the batcher")
@@ -284,25 +269,14 @@ func test_solve_all_equals_solve_one_by_one() -> void:
 		expect(ik.last_error >= 0.0, "%s recorded its solve" % ik.name)
 
 
-## The two-armed creature of `lib/rig.gd` with a FabrikRig2D reaching
-## both hands for two targets; `own_priority` gives the rig a priority of its own (not batched).
+## The two-armed creature (Characters.two_armed) with a FabrikRig2D reaching both hands for two targets;
+## `own_priority` gives the rig a priority of its own (not batched).
 func make_creature_rig(mirrored: bool, position: Vector2, own_priority: bool, mode: int) -> Dictionary:
-	var skeleton := Skeleton2D.new()
-	skeleton.position = position
-	skeleton.scale = Vector2(-1, 1) if mirrored else Vector2.ONE
-	add_child(skeleton)
-	var bones := Rig.two_armed_creature(skeleton)
+	var bones: Array = Characters.two_armed(self, position, Vector2(-1, 1) if mirrored else Vector2.ONE)["bones"]
 	var side := -1.0 if mirrored else 1.0
 	var ta := make_target(position + Vector2(-50 * side, -70))
 	var tb := make_target(position + Vector2(50 * side, -70))
-	var rig: Node2D = ClassDB.instantiate("FabrikRig2D")
-	rig.update_mode = mode
-	if own_priority:
-		rig.process_priority = 5
-	add_child(rig)
-	rig.root_bone = bones[0]
-	rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath]
-	rig.targets = [rig.get_path_to(ta), rig.get_path_to(tb)] as Array[NodePath]
+	var rig := Characters.fabrik_rig(self, bones, [ta, tb], mode, 5 if own_priority else 0)
 	return {"rig": rig, "bones": bones, "targets": [ta, tb]}
 
 
@@ -340,7 +314,7 @@ func test_fabrik_rig2d_is_batched_and_solve_all_takes_it() -> void:
 
 
 func test_solve_all_skips_what_is_not_a_node_with_one_error() -> void:
-	var skeleton := make_rig(false, Vector2(300, 300))
+	var skeleton := make_chain_with_bone_angles(false, Vector2(300, 300))
 	var target := make_target(Vector2(360, 350))
 	var ik := make_ik("FabrikChain2D", skeleton, target)
 	var other := Node2D.new()
@@ -355,7 +329,7 @@ func test_solve_all_skips_what_is_not_a_node_with_one_error() -> void:
 	Reach2D.solve_all([other])
 	expect(error_log.count("solve_all") == 1, "reported again after a good call (%s)" % [error_log.take()])
 	# A node freed after a call, in the same place: skipped, never used through the remembered handle.
-	var doomed := make_ik("CcdChain2D", make_rig(true, Vector2(600, 300)), make_target(Vector2(540, 350)))
+	var doomed := make_ik("CcdChain2D", make_chain_with_bone_angles(true, Vector2(600, 300)), make_target(Vector2(540, 350)))
 	expect(Reach2D.solve_all([ik, doomed]) == 2, "both solve")
 	doomed.free()
 	error_log.take()
@@ -388,7 +362,7 @@ func test_the_prefetched_address_is_the_engine_object() -> void:
 	if not ClassDB.class_exists("Reach2DDebug"):
 		expect(false, "the debug build registers Reach2DDebug")
 		return
-	var skeleton := make_rig(false, Vector2(300, 300))
+	var skeleton := make_chain_with_bone_angles(false, Vector2(300, 300))
 	var objects: Array = [skeleton, make_target(Vector2.ZERO)]
 	objects.append_array(bones_of(skeleton))
 	for object in objects:

@@ -3,8 +3,6 @@ extends "res://lib/test_case.gd"
 ## pose set in the scene when nothing animates, unmirrored and under every mirror setup; `flip_bend` bends it the
 ## other way; a limb that goes straight keeps its side, also when the character turns around.
 
-const MirrorRig := preload("res://lib/mirror_rig.gd")
-
 ## The limb: bones 1 (upper) and 2 (lower) of the mirror rig's chain, so "bone_x"/"bone_y" mirror the limb itself.
 const UPPER := 1
 const LOWER := 2
@@ -32,26 +30,9 @@ func knee_side(bones: Array) -> float:
 
 ## An AnimationPlayer that keys the knee (bone 2) between `knee` and `knee * 1.3` and the hip (bone 1) between 0.3
 ## and 0.5: a walk that always bends the knee the same way. Moving keys, so the player writes every frame.
-func animate(case: Dictionary, knee: float) -> AnimationPlayer:
-	var character: Node2D = case["character"]
-	var player := AnimationPlayer.new()
-	player.name = "Player"
-	character.add_child(player)
-	var animation := Animation.new()
-	animation.length = 1.0
-	animation.loop_mode = Animation.LOOP_LINEAR
-	var keys := {UPPER: [0.3, 0.5], LOWER: [knee, knee * 1.3]}
-	for i in keys:
-		var path := "Skeleton"
-		for j in i + 1:
-			path += "/bone_%d" % j
-		var track := animation.add_track(Animation.TYPE_VALUE)
-		animation.track_set_path(track, path + ":rotation")
-		animation.track_insert_key(track, 0.0, keys[i][0])
-		animation.track_insert_key(track, 1.0, keys[i][1])
-	var library := AnimationLibrary.new()
-	library.add_animation("walk", animation)
-	player.add_animation_library("", library)
+func play_walk(case: Dictionary, knee: float) -> AnimationPlayer:
+	var player := Animations.rotating("walk", {"Skeleton/bone_0/bone_1": [0.3, 0.5], "Skeleton/bone_0/bone_1/bone_2": [knee, knee * 1.3]})
+	case["character"].add_child(player)
 	player.play("walk")
 	return player
 
@@ -65,7 +46,7 @@ func test_animated_knee_side_is_kept_unmirrored_and_mirrored() -> void:
 				index += 1
 				var case := make_limb(setup, 0.0, flip, index)  # authored straight: only the animation bends it
 				var bones: Array = case["bones"]
-				animate(case, knee)
+				play_walk(case, knee)
 				# The artist's side: the animation's own pose, measured without the IK.
 				bones[UPPER].rotation = 0.3
 				bones[LOWER].rotation = knee
@@ -83,9 +64,7 @@ func test_animated_knee_side_is_kept_unmirrored_and_mirrored() -> void:
 					expect(s == wanted, "%s: IK knee on side %s every frame, want %s (sides %s)" % [label, s, wanted, sides])
 				expect(ik.last_error >= 0.0 and ik.last_error < 1e-2, "%s: reached (error %s)" % [label, ik.last_error])
 				lines.append("%s: artist side %+d, IK side %+d over 6 frames %s, error %.5f px" % [label, artist, sides[-1], "steady" if sides.count(sides[0]) == 6 else "CHANGING", ik.last_error])
-				case["character"].free()
-				case["target"].free()
-				ik.free()
+				free_case(case, ["character", "target", "ik"])
 	print("\n".join(lines))
 
 
@@ -125,6 +104,4 @@ func test_rest_pose_side_without_animation_and_straight_limb_keeps_it() -> void:
 				await get_tree().process_frame
 				expect(knee_side(bones) == -wanted, "%s: turned while straight, side %s, want the mirror %s" % [label, knee_side(bones), -wanted])
 				expect(ik.last_error < 1e-2, "%s: reached after turning (error %s)" % [label, ik.last_error])
-				character.free()
-				target.free()
-				ik.free()
+				free_case(case, ["character", "target", "ik"])

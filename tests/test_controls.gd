@@ -6,12 +6,11 @@ extends "res://lib/test_case.gd"
 const CHAINS := Nodes.CHAINS
 ## The controls of the target-driven nodes (the Motion group) are tested on each of them.
 var CLASSES := Nodes.with_target()
-const MirrorRig := preload("res://lib/mirror_rig.gd")
 const SETUPS := MirrorRig.SETUPS
 
 
 ## A character holding a skeleton with a 4-bone zig-zag chain (bone_angle 0.3 on the tip), mirrored by `setup`.
-func make_case(setup: String) -> Dictionary:
+func make_mirror_case(setup: String) -> Dictionary:
 	var case := MirrorRig.make(self, setup)
 	(case["bones"][3] as Bone2D).set_bone_angle(0.3)
 	return case
@@ -40,7 +39,7 @@ func test_tip_follows_the_target_rotation_under_mirroring() -> void:
 		var worst_angle := 0.0
 		var worst_error := 0.0
 		for setup in SETUPS:
-			var case := make_case(setup)
+			var case := make_mirror_case(setup)
 			var bones: Array = case["bones"]
 			var tip := 1 if klass == "TwoBoneIk2D" else 3
 			# A target pose the chain can take (a two-bone limb can only reach it at one angle); the plain solve ends
@@ -69,14 +68,10 @@ func test_tip_follows_the_target_rotation_under_mirroring() -> void:
 	print("\n".join(report))
 
 
-func mirror_point(p: Vector2, axis_x: float) -> Vector2:
-	return Vector2(2.0 * axis_x - p.x, p.y)
-
-
 func test_tip_rotation_of_a_mirrored_character_is_the_mirror_image() -> void:
 	for klass in CHAINS + ["TwoBoneIk2D"]:
-		var a := make_case("none")
-		var b := make_case("none")
+		var a := make_mirror_case("none")
+		var b := make_mirror_case("none")
 		b["character"].scale = Vector2(-1, 1)
 		var tip := 1 if klass == "TwoBoneIk2D" else 3
 		var local_goal: Vector2 = a["character"].to_local(pose_of(a["bones"], [0.9, 0.5, -0.3, 0.8], tip)[0])
@@ -94,9 +89,7 @@ func test_tip_rotation_of_a_mirrored_character_is_the_mirror_image() -> void:
 		var axis: float = a["character"].global_position.x
 		var ja := joints_of(a["bones"].slice(0, tip + 1))
 		var jb := joints_of(b["bones"].slice(0, tip + 1))
-		var worst := 0.0
-		for i in ja.size():
-			worst = maxf(worst, mirror_point(ja[i], axis).distance_to(jb[i]))
+		var worst := largest_mirror_distance(ja, jb, axis)
 		expect(worst < 1e-2, "%s: the mirrored character's pose is the mirror image (worst %s px)" % [klass, worst])
 		print("%s tip rotation mirror image: worst joint difference %.6f px" % [klass, worst])
 		for node in [a["character"], b["character"]] + iks:
@@ -106,7 +99,7 @@ func test_tip_rotation_of_a_mirrored_character_is_the_mirror_image() -> void:
 func test_tip_rotation_holds_angle_limits_and_weight_zero_changes_nothing() -> void:
 	for klass in CHAINS + ["TwoBoneIk2D"]:
 		var tip := 1 if klass == "TwoBoneIk2D" else 3
-		var case := make_case("skeleton_x")
+		var case := make_mirror_case("skeleton_x")
 		var bones: Array = case["bones"]
 		var target := make_target(pose_of(bones, [1.0, 0.6, -0.4, 0.9], tip)[0])
 		target.global_rotation = 2.5
@@ -117,7 +110,7 @@ func test_tip_rotation_holds_angle_limits_and_weight_zero_changes_nothing() -> v
 		var r: float = wrapf(bones[tip].rotation, -PI, PI)
 		expect(r >= -0.3 - 1e-4 and r <= 0.3 + 1e-4, "%s: the tip's angle limit holds (rotation %s)" % [klass, r])
 		# Weight 0: the pose a solve without match_target_rotation gives, from the same start.
-		var other := make_case("skeleton_x")
+		var other := make_mirror_case("skeleton_x")
 		var plain: Node2D = make_ik(klass, other["skeleton"], target, 0, tip)
 		var weighted: Node2D = make_ik(klass, case["skeleton"], target, 0, tip)
 		ik.free()
@@ -127,9 +120,7 @@ func test_tip_rotation_holds_angle_limits_and_weight_zero_changes_nothing() -> v
 		weighted.target_rotation_weight = 0.0
 		plain.solve()
 		weighted.solve()
-		var worst := 0.0
-		for i in bones.size():
-			worst = maxf(worst, absf(angle_difference(bones[i].rotation, other["bones"][i].rotation)))
+		var worst := largest_rotation_difference(rotations_of(bones), rotations_of(other["bones"]))
 		expect(worst < 1e-4, "%s: target_rotation_weight 0 gives the plain pose (worst %s rad)" % [klass, worst])
 		# Weight 0.5: the tip's direction is halfway between the plain one and the target's.
 		var plain_angle: float = other["bones"][tip].global_transform.x.angle()
@@ -179,9 +170,7 @@ func test_solve_from_rest_gives_the_same_pose_for_the_same_target() -> void:
 				ik.solve()
 			case["target"].global_position = a
 			ik.solve()
-			var worst := 0.0
-			for i in bones.size():
-				worst = maxf(worst, absf(angle_difference(first[i], bones[i].rotation)))
+			var worst := largest_rotation_difference(first, rotations_of(bones))
 			if from_rest:
 				expect(worst < 1e-5, "%s solve_from_rest: the same target gives the same pose (worst %s rad)" % [klass, worst])
 			elif klass in CHAINS:
@@ -328,7 +317,7 @@ func set_owner_recursive(node: Node, owner_node: Node) -> void:
 
 func test_stretch_reaches_far_targets_and_leaves_nothing_behind() -> void:
 	for setup in ["none", "skeleton_x", "ancestor_x_rotated", "bone_x", "skeleton_x_scaled_rotated"]:
-		var case := make_case(setup)
+		var case := make_mirror_case(setup)
 		var bones: Array = case["bones"]
 		var authored: Vector2 = bones[1].position
 		var root: Vector2 = bones[0].global_position
@@ -369,7 +358,7 @@ func test_stretch_reaches_far_targets_and_leaves_nothing_behind() -> void:
 
 
 func test_stretch_is_undone_when_disabled_removed_or_saved() -> void:
-	var case := make_case("skeleton_x")
+	var case := make_mirror_case("skeleton_x")
 	var bones: Array = case["bones"]
 	var authored: Vector2 = bones[1].position
 	var root: Vector2 = bones[0].global_position
@@ -444,8 +433,6 @@ func test_speed_limit_goes_the_long_way_round_inside_a_limit() -> void:
 
 ## Direct setter calls (not only `set()`, which the bad-input matrix covers) refuse bad values with one error each.
 func test_setters_refuse_bad_values() -> void:
-	var log := preload("res://lib/error_log.gd").new()
-	OS.add_logger(log)
 	var cases := {
 		"max_angular_speed": [2.0, [-1.0, NAN, INF]],
 		"target_rotation_weight": [0.5, [-0.1, 1.5, NAN]],
@@ -462,19 +449,18 @@ func test_setters_refuse_bad_values() -> void:
 			var good: float = cases[property][0]
 			ik.call("set_" + property, good)
 			for bad in cases[property][1]:
-				log.take()
+				error_log.take()
 				ik.call("set_" + property, bad)
-				var messages := log.take()
+				var messages := error_log.take()
 				expect(is_equal_approx(ik.get(property), good), "%s.set_%s(%s) kept %s (now %s)" % [klass, property, bad, good, ik.get(property)])
 				expect(messages.size() == 1, "%s.set_%s(%s): one error (%d)" % [klass, property, bad, messages.size()])
 		for node in [skeleton, target, ik]:
 			node.free()
-	OS.remove_logger(log)
 
 
 func test_stretch_lets_a_two_bone_tip_rotation_reach() -> void:
 	for setup in ["none", "skeleton_x", "bone_x"]:
-		var case := make_case(setup)
+		var case := make_mirror_case(setup)
 		var bones: Array = case["bones"]
 		var authored: Vector2 = bones[1].position
 		# The target pose: the upper bone 1.2 times as long, at rotations the plain solve would not pick.

@@ -18,20 +18,17 @@ func make_scene(modification: SkeletonModification2D, configure: Callable, at: V
 	skeleton.position = Vector2(400, 300)
 	root.add_child(skeleton)
 	skeleton.owner = root
-	var parent: Node = skeleton
-	var bones: Array[Bone2D] = []
-	var lengths := [60.0, 50.0, 40.0, 30.0]
+	# Bone angles 0.15, -0.3, 0.45, -0.6, each bone's end where its child starts, as a rig drawn in the editor has it.
+	var lengths := [60.0, 50.0, 40.0, 30.0].slice(0, bone_count)
+	var bone_angles := []
 	for i in bone_count:
-		# The bone's end sits where its child starts: along bone_angle, as a rig drawn in the editor would be.
-		var bone_angle: float = 0.15 * (i + 1) * (-1 if i % 2 else 1)
-		var at_parent: Vector2 = Vector2.ZERO if i == 0 else Vector2.from_angle(bones[i - 1].get_bone_angle()) * lengths[i - 1]
-		var b := Rig.bone(parent, "bone_%d" % i, at_parent, lengths[i], bone_angle, angles[i])
+		bone_angles.append(0.15 * (i + 1) * (-1 if i % 2 else 1))
+	var bones := Rig.chain(skeleton, lengths, angles, "bone_%d", bone_angles)
+	for b in bones:
 		b.owner = root
-		bones.append(b)
-		parent = b
 	var tip := Node2D.new()
 	tip.name = "tip"
-	tip.position = Vector2.from_angle(bones[-1].get_bone_angle()) * lengths[bone_count - 1]
+	tip.position = Vector2.from_angle(bones[-1].get_bone_angle()) * lengths[-1]
 	bones[-1].add_child(tip)
 	tip.owner = root
 	var target := Node2D.new()
@@ -70,13 +67,6 @@ func convert_and_solve(case: Dictionary, start: PackedFloat32Array) -> Array:
 	return [node, rotations_of(case["bones"]), result["notes"]]
 
 
-func worst_angle(a: PackedFloat32Array, b: PackedFloat32Array) -> float:
-	var worst := 0.0
-	for i in a.size():
-		worst = maxf(worst, absf(angle_difference(a[i], b[i])))
-	return worst
-
-
 func test_look_at_with_limits() -> void:
 	# [min, max, invert, target]: free, a positive arc, a negative bound with invert (the built-in's way to allow
 	# [-1, 0.5]), and a target outside the arc (clamped to the nearest bound).
@@ -96,7 +86,7 @@ func test_look_at_with_limits() -> void:
 		var out := convert_and_solve(case, start)
 		if out[0] == null:
 			continue
-		var worst := worst_angle(builtin, out[1])
+		var worst := largest_rotation_difference(builtin, out[1])
 		expect(worst < 1e-3, "look-at %s: the converted node gives the built-in's rotation (built-in %s, Reach2D %s)" % [c, builtin, out[1]])
 		expect(out[0].has_angle_limits(0) == c[0], "look-at %s: the limit is carried over exactly when enabled" % [c])
 		expect(not case["stack"].get_modification(0).enabled, "look-at %s: the built-in modification is disabled" % [c])
@@ -131,22 +121,18 @@ func test_two_bone_keeps_the_builtin_knee() -> void:
 					var start := rotations_of(bones)
 					run_builtin(case, 1)
 					var builtin_knee: Vector2 = bones[1].global_position
-					var builtin_end := _end_of(bones[1])
+					var builtin_end := bone_end(bones[1])
 					var out := convert_and_solve(case, start)
 					if out[0] == null:
 						continue
 					var knee_error: float = bones[1].global_position.distance_to(builtin_knee)
-					var end_error := _end_of(bones[1]).distance_to(builtin_end)
+					var end_error := bone_end(bones[1]).distance_to(builtin_end)
 					worst = maxf(worst, maxf(knee_error, end_error))
 					compared += 1
 					expect(knee_error < 0.01 and end_error < 0.01, "two-bone %s: the converted node's knee and foot are the built-in's (knee %.3f px, foot %.3f px off; flip_bend %s)" % [label, knee_error, end_error, out[0].flip_bend])
 					case["root"].free()
 	print("two-bone: %d cases, the converted knee and foot within %.5f px of the built-in's" % [compared, worst])
 	expect(compared == 3 * 2 * 2 * 4, "every case was compared (%d)" % compared)
-
-
-func _end_of(bone: Bone2D) -> Vector2:
-	return bone.global_transform * (Vector2.from_angle(bone.get_bone_angle()) * bone.get_length())
 
 
 ## The built-in LookAt's additional_rotation (radians from its getter) becomes LookAt2D.angle_offset: the converted
@@ -171,7 +157,7 @@ func test_look_at_additional_rotation_is_carried_over() -> void:
 					continue
 				var label := "additional_rotation %.2f%s target %s" % [extra, " mirrored" if mirrored else "", at]
 				expect(not "additional_rotation" in "\n".join(out[2]), "%s: not reported as dropped (%s)" % [label, out[2]])
-				var error := worst_angle(builtin, out[1])
+				var error := largest_rotation_difference(builtin, out[1])
 				worst = maxf(worst, error)
 				expect(error < 1e-3, "%s: the converted head turns like the built-in's (built-in %s, Reach2D %s, angle_offset %.3f)" % [label, builtin, out[1], out[0].angle_offset])
 				case["root"].free()
@@ -238,10 +224,7 @@ func test_fabrik_target_rotation_is_carried_over() -> void:
 	var bones: Array = case["bones"]
 	var start := rotations_of(bones)
 	run_builtin(case, 60)
-	var builtin_joints := []
-	for b in bones:
-		builtin_joints.append(b.global_position)
-	builtin_joints.append(bone_end(bones[-1]))
+	var builtin_joints := joints_of(bones)
 	var out := convert_and_solve(case, start)
 	if out[0] == null:
 		return
@@ -256,10 +239,7 @@ func test_fabrik_target_rotation_is_carried_over() -> void:
 	var drawn := tip.global_transform.x.rotated(tip.get_bone_angle())
 	var direction_error := absf(drawn.angle_to(case["target"].global_transform.x))
 	var miss := bone_end(tip).distance_to(case["target"].global_position)
-	var pose := 0.0
-	for i in bones.size():
-		pose = maxf(pose, bones[i].global_position.distance_to(builtin_joints[i]))
-	pose = maxf(pose, bone_end(tip).distance_to(builtin_joints[-1]))
+	var pose := largest_distance(joints_of(bones), builtin_joints)
 	expect(direction_error < 1e-3, "the tip bone's drawn direction takes the target's rotation (%s rad off)" % direction_error)
 	expect(miss <= node.tolerance + 1e-3, "the tip still reaches the target (%s px)" % miss)
 	expect(pose < 1.0, "the converted pose is the built-in's (joints %s px apart)" % pose)
@@ -421,10 +401,7 @@ func test_audit_chain_settings() -> void:
 						# root bone): the whole drawn transform is put back before converting, not only the rotations.
 						var drawn_transforms := bones.map(func(b): return b.transform)
 						run_builtin(case, 60)
-						var builtin_joints := []
-						for b in bones:
-							builtin_joints.append(b.global_position)
-						builtin_joints.append(bone_end(bones[-1]))
+						var builtin_joints := joints_of(bones)
 						var target: Vector2 = case["target"].global_position
 						var builtin_miss: float = builtin_joints[-1].distance_to(target)
 						for i in bones.size():
@@ -440,10 +417,7 @@ func test_audit_chain_settings() -> void:
 							expect(word in notes, "%s: the converter reports %s (%s)" % [label, word, notes])
 						if kind == "ccdik":
 							expect("root to the tip" in notes, "%s: the converter says the middle joints may settle elsewhere (%s)" % [label, notes])
-						var pose := 0.0
-						for i in bones.size():
-							pose = maxf(pose, bones[i].global_position.distance_to(builtin_joints[i]))
-						pose = maxf(pose, bone_end(bones[-1]).distance_to(builtin_joints[-1]))
+						var pose := largest_distance(joints_of(bones), builtin_joints)
 						var miss := bone_end(bones[-1]).distance_to(target)
 						if not mirrored:
 							unmirrored_miss[key] = miss

@@ -2,8 +2,6 @@ extends "res://lib/test_case.gd"
 ## Diagnostics from the start: the setup warning says what is wrong as soon as the node enters the tree or a property
 ## changes (not only after a solve attempt), and a collapsed (zero-scale) skeleton or bone is reported once while
 ## the bones keep their last good pose.
-const ErrorLog := preload("res://lib/error_log.gd")
-
 
 
 func test_a_manual_node_that_never_solved_says_what_is_wrong() -> void:
@@ -27,8 +25,6 @@ func test_a_manual_node_that_never_solved_says_what_is_wrong() -> void:
 
 
 func test_zero_scale_is_reported_once_and_the_pose_kept() -> void:
-	var logger := ErrorLog.new()
-	OS.add_logger(logger)
 	for klass in Nodes.ALL:
 		for where in ["skeleton", "bone"]:
 			for s in [Vector2.ZERO, Vector2(0, 1), Vector2(1, 0)]:
@@ -36,10 +32,9 @@ func test_zero_scale_is_reported_once_and_the_pose_kept() -> void:
 				var bones := bones_of(skeleton)
 				var target := make_target(Vector2(440, 350))
 				var ik := make_ik(klass, skeleton, target, 0, Nodes.tip_index(klass, 3), 0)
-				for i in 3:
-					await get_tree().process_frame
+				await wait_frames(3)
 				var good := rotations_of(bones)
-				logger.messages.clear()
+				error_log.take()
 				if where == "skeleton":
 					skeleton.scale = s
 				else:
@@ -48,8 +43,8 @@ func test_zero_scale_is_reported_once_and_the_pose_kept() -> void:
 					target.position += Vector2(2, -1)
 					await get_tree().process_frame
 				var label := "%s, %s scale %s" % [klass, where, s]
-				var zero := Array(logger.messages).filter(func(m): return "zero scale" in m)
-				expect(zero.size() == 1, "%s: reported once in 10 frames (got %d: %s)" % [label, zero.size(), logger.messages])
+				var zero := Array(error_log.messages).filter(func(m): return "zero scale" in m)
+				expect(zero.size() == 1, "%s: reported once in 10 frames (got %d: %s)" % [label, zero.size(), error_log.messages])
 				expect(rotations_of(bones) == good, "%s: the last good pose is kept" % label)
 				expect("zero scale" in ik.get_setup_warning(), "%s: the warning says why (%s)" % [label, ik.get_setup_warning()])
 				# Back to a normal scale: it solves again.
@@ -62,7 +57,6 @@ func test_zero_scale_is_reported_once_and_the_pose_kept() -> void:
 				expect(ik.get_setup_warning() == "", "%s: the warning clears once the scale is back" % label)
 				for node in [ik, target, skeleton]:
 					node.free()
-	OS.remove_logger(logger)
 
 
 ## Each class's messages name only its own properties: a TwoBoneIk2D without a target is not told about LookAt2D,

@@ -4,29 +4,16 @@ extends "res://lib/test_case.gd"
 ## compromise out of reach, the comparison with two stacked FabrikChain2D on the shared spine, and bad input.
 
 
-## A two-armed creature under a Skeleton2D at `at` with `skeleton_scale`. Returns [skeleton, bones] with bones in the
-## rig's order: spine_0, spine_1, chest, left_0, left_1, right_0, right_1.
+## The bones of a two-armed creature (Characters.two_armed: spine_0, spine_1, chest, left_0, left_1, right_0,
+## right_1) on a skeleton at `at` with `skeleton_scale`.
 func make_creature(skeleton_scale := Vector2.ONE, at := Vector2(400, 300)) -> Array:
-	var skeleton := Skeleton2D.new()
-	skeleton.name = "Skeleton"
-	skeleton.position = at
-	skeleton.scale = skeleton_scale
-	add_child(skeleton)
-	return [skeleton, Rig.two_armed_creature(skeleton)]
+	return Characters.two_armed(self, at, skeleton_scale)["bones"]
 
 
-func make_rig(bones: Array, targets: Array) -> Node2D:
-	var rig: Node2D = ClassDB.instantiate("FabrikRig2D")
+## The FabrikRig2D these tests solve (Characters.fabrik_rig, manual mode) with max_iterations 64.
+func make_fabrik_rig(bones: Array, targets: Array) -> Node2D:
+	var rig := Characters.fabrik_rig(self, bones, targets)
 	rig.name = "FabrikRig2D"
-	rig.update_mode = 2
-	add_child(rig)
-	rig.root_bone = bones[0]
-	var tips: Array[NodePath] = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])]
-	var goal_paths: Array[NodePath] = []
-	for t in targets:
-		goal_paths.append(rig.get_path_to(t))
-	rig.tip_bones = tips
-	rig.targets = goal_paths
 	rig.max_iterations = 64
 	return rig
 
@@ -54,14 +41,13 @@ func shape_of(bones: Array) -> PackedFloat32Array:
 
 
 func test_reaches_every_reachable_target_keeping_lengths() -> void:
-	var built := make_creature()
-	var bones: Array = built[1]
+	var bones := make_creature()
 	var shape := shape_of(bones)
 	var rng := RandomNumberGenerator.new()
 	rng.seed = 24
 	var ta := make_target(Vector2.ZERO)
 	var tb := make_target(Vector2.ZERO)
-	var rig := make_rig(bones, [ta, tb])
+	var rig := make_fabrik_rig(bones, [ta, tb])
 	var worst := 0.0
 	var reached := 0
 	var cases := 40
@@ -90,11 +76,10 @@ func test_reaches_every_reachable_target_keeping_lengths() -> void:
 
 
 func test_limits_hold() -> void:
-	var built := make_creature()
-	var bones: Array = built[1]
+	var bones := make_creature()
 	var ta := make_target(Vector2.ZERO)
 	var tb := make_target(Vector2.ZERO)
-	var rig := make_rig(bones, [ta, tb])
+	var rig := make_fabrik_rig(bones, [ta, tb])
 	var limits := {0: Vector2(-1.8, -1.3), 1: Vector2(-0.2, 0.3), 2: Vector2(-0.25, 0.25), 4: Vector2(-1.2, 0.0), 6: Vector2(0.0, 1.2)}
 	for i in limits:
 		rig.set_angle_limits(i, limits[i].x, limits[i].y)
@@ -120,8 +105,8 @@ func test_mirrored_rig_gives_the_mirror_image() -> void:
 	var pb := make_target(Vector2.ZERO)
 	var fa := make_target(Vector2.ZERO)
 	var fb := make_target(Vector2.ZERO)
-	var rig_plain := make_rig(plain[1], [pa, pb])
-	var rig_flipped := make_rig(flipped[1], [fa, fb])
+	var rig_plain := make_fabrik_rig(plain, [pa, pb])
+	var rig_flipped := make_fabrik_rig(flipped, [fa, fb])
 	rig_plain.set_angle_limits(1, -0.3, 0.3)
 	rig_flipped.set_angle_limits(1, -0.3, 0.3)
 	var worst := 0.0
@@ -135,42 +120,34 @@ func test_mirrored_rig_gives_the_mirror_image() -> void:
 		fb.global_position = Vector2(700, 300) + Vector2(-b.x, b.y)
 		rig_plain.solve()
 		rig_flipped.solve()
-		for i in plain[1].size():
-			var p: Vector2 = plain[1][i].global_position - Vector2(300, 300)
-			var q: Vector2 = flipped[1][i].global_position - Vector2(700, 300)
+		for i in plain.size():
+			var p: Vector2 = plain[i].global_position - Vector2(300, 300)
+			var q: Vector2 = flipped[i].global_position - Vector2(700, 300)
 			worst = maxf(worst, Vector2(-p.x, p.y).distance_to(q))
 		for i in [4, 6]:
-			var p := bone_end(plain[1][i]) - Vector2(300, 300)
-			var q := bone_end(flipped[1][i]) - Vector2(700, 300)
+			var p := bone_end(plain[i]) - Vector2(300, 300)
+			var q := bone_end(flipped[i]) - Vector2(700, 300)
 			worst = maxf(worst, Vector2(-p.x, p.y).distance_to(q))
 	print("FabrikRig2D mirror: worst difference %.5f px over 120 frames (root scale.x = -1, bone angles != 0)" % worst)
 	expect(worst <= 0.02, "mirrored rig is the mirror image (worst %s px)" % worst)
 
 
-## Two FabrikChain2D on the same spine, left arm then right arm, as a user would stack them today.
+## Two FabrikChain2D on the same spine, left arm then right arm, as a user would stack them today (Characters.
+## stacked_chains), with max_iterations 64.
 func make_stacked(bones: Array, ta: Node2D, tb: Node2D) -> Array:
-	var out := []
-	for pair in [[4, ta], [6, tb]]:
-		var chain: Node2D = ClassDB.instantiate("FabrikChain2D")
-		chain.update_mode = 2
+	var chains := Characters.stacked_chains(self, bones, [ta, tb])
+	for chain in chains:
 		chain.max_iterations = 64
-		chain.root_bone = bones[0]
-		chain.tip_bone = bones[pair[0]]
-		chain.target = pair[1]
-		add_child(chain)
-		out.append(chain)
-	return out
+	return chains
 
 
 func test_against_stacked_chains() -> void:
-	var rig_side := make_creature(Vector2.ONE, Vector2(300, 300))
-	var stacked_side := make_creature(Vector2.ONE, Vector2(300, 300))
+	var rb := make_creature(Vector2.ONE, Vector2(300, 300))
+	var sb := make_creature(Vector2.ONE, Vector2(300, 300))
 	var ta := make_target(Vector2.ZERO)
 	var tb := make_target(Vector2.ZERO)
-	var rig := make_rig(rig_side[1], [ta, tb])
-	var chains := make_stacked(stacked_side[1], ta, tb)
-	var rb: Array = rig_side[1]
-	var sb: Array = stacked_side[1]
+	var rig := make_fabrik_rig(rb, [ta, tb])
+	var chains := make_stacked(sb, ta, tb)
 	# Reachable together only with the spine bent for both.
 	var ends := reachable_ends(rb, [0.9, 0.6, 0.3, -0.6, 0.4, 0.5, -0.3])
 	ta.global_position = ends[0]
@@ -226,14 +203,13 @@ func test_against_stacked_chains() -> void:
 
 
 func test_bad_input_one_message_no_nan() -> void:
-	var built := make_creature()
-	var bones: Array = built[1]
+	var bones := make_creature()
 	var ta := make_target(Vector2(350, 200))
 	var tb := Node2D.new()
 	tb.name = "TargetB"
 	add_child(tb)
 	tb.global_position = Vector2(450, 200)
-	var rig := make_rig(bones, [ta, tb])
+	var rig := make_fabrik_rig(bones, [ta, tb])
 	expect(rig.solve(), "good setup solves")
 	var good := rotations_of(bones)
 	error_log.take()
@@ -317,8 +293,7 @@ func test_bad_input_one_message_no_nan() -> void:
 func test_untyped_arrays_from_scripts_are_converted() -> void:
 	# A script that holds the rig as a plain Node (or calls set()) hands over untyped [...] literals: paths as
 	# NodePaths or Strings, weights as ints or floats. They are converted; a wrong entry is one error, value kept.
-	var built := make_creature()
-	var bones: Array = built[1]
+	var bones := make_creature()
 	var ta := make_target(Vector2(350, 200))
 	var tb := make_target(Vector2(450, 200))
 	var rig: Node = ClassDB.instantiate("FabrikRig2D")
@@ -344,11 +319,10 @@ func test_untyped_arrays_from_scripts_are_converted() -> void:
 
 
 func test_no_allocation_per_solve() -> void:
-	var built := make_creature()
-	var bones: Array = built[1]
+	var bones := make_creature()
 	var ta := make_target(Vector2(350, 200))
 	var tb := make_target(Vector2(450, 200))
-	var rig := make_rig(bones, [ta, tb])
+	var rig := make_fabrik_rig(bones, [ta, tb])
 	rig.set_angle_limits(1, -0.3, 0.3)
 	for frame in 3:
 		rig.solve()

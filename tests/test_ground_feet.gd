@@ -6,62 +6,30 @@ extends "res://lib/test_case.gd"
 ## crosses a stair's edge), the mirrored character on mirrored ground the mirror image, and bad input (no ground
 ## on the mask, a freed leg or foot, NaN settings, disabling) handled with one message and no NaN.
 
-const THIGH := 40.0
-const SHIN := 40.0
-const FOOT := 14.0
-const FOOT_HEIGHT := 5.0
-## Leg poses (thigh, shin rotations): both ankles at the same height, the knees bent the same way, 46 px apart.
-const POSES := [[-0.5, 0.4], [0.1, 0.4]]
+## The character's measures (Characters.LEG_MEASURES): thighs and shins of 40 px, feet of 14 px, soles 5 px under
+## the ankles.
+const FOOT: float = Characters.LEG_MEASURES["foot"]
+const FOOT_HEIGHT: float = Characters.LEG_MEASURES["foot_height"]
 const DT := 1.0 / 60.0
 
 
-## A character at `at` (scale.x = `facing`): hips bone, two legs with feet, their TwoBoneIk2D (no target) and a
-## FootGrounder2D on the animation's ground line (the soles' line), in manual mode.
-func make_character(at: Vector2, facing := 1.0) -> Dictionary:
-	var character := Node2D.new()
-	character.position = at
-	character.scale = Vector2(facing, 1.0)
-	add_child(character)
-	var skeleton := Skeleton2D.new()
-	character.add_child(skeleton)
-	var hips := Rig.bone(skeleton, "Hips", Vector2.ZERO, 12.0, -PI / 2)
-	var thighs: Array[Bone2D] = []
-	var shins: Array[Bone2D] = []
-	var feet: Array[Bone2D] = []
-	var legs: Array[Node2D] = []
-	for i in 2:
-		var thigh := Rig.bone(hips, "Thigh%d" % i, Vector2.ZERO, THIGH, PI / 2, POSES[i][0])
-		var shin := Rig.bone(thigh, "Shin%d" % i, Vector2(0, THIGH), SHIN, PI / 2, POSES[i][1])
-		var foot := Rig.bone(shin, "Foot%d" % i, Vector2(0, SHIN), FOOT, 0.2, -0.3)
-		var leg: Node2D = ClassDB.instantiate("TwoBoneIk2D")
-		leg.root_bone = thigh
-		leg.tip_bone = shin
-		add_child(leg)
-		thighs.append(thigh)
-		shins.append(shin)
-		feet.append(foot)
-		legs.append(leg)
-	var height := THIGH * (cos(POSES[0][0]) + cos(POSES[0][0] + POSES[0][1]))
-	var grounder: Node2D = ClassDB.instantiate("FootGrounder2D")
-	grounder.position = Vector2(0, height + FOOT_HEIGHT)
-	character.add_child(grounder)
-	grounder.update_mode = 2
-	grounder.first_leg = legs[0]
-	grounder.second_leg = legs[1]
-	grounder.first_foot = feet[0]
-	grounder.second_foot = feet[1]
-	grounder.hips = hips
-	grounder.foot_height = FOOT_HEIGHT
+## A two-legged character (Characters.two_legged: hips bone, two legs with feet, their TwoBoneIk2D with no target) at
+## `at` (scale.x = `facing`) and a FootGrounder2D on the animation's ground line (the soles' line), in manual mode,
+## with no speed limits. Also returns where the ankles and the feet's angles are before any grounding.
+func make_grounded_character(at: Vector2, facing := 1.0) -> Dictionary:
+	var case := Characters.two_legged(self, at, facing, self)
+	var grounder := Characters.foot_grounder(case)
 	grounder.foot_speed = 0.0
 	grounder.tilt_speed = 0.0
 	grounder.hips_speed = 0.0
 	var ankles: Array[Vector2] = []
 	var foot_angles: Array[float] = []
 	for i in 2:
-		ankles.append(Rig.bone_end(shins[i]))
-		foot_angles.append(axis_angle(feet[i]))
-	return {"character": character, "hips": hips, "thighs": thighs, "shins": shins, "feet": feet, "legs": legs,
-		"grounder": grounder, "ankles": ankles, "foot_angles": foot_angles, "line_y": at.y + height + FOOT_HEIGHT}
+		ankles.append(Rig.bone_end(case["shins"][i]))
+		foot_angles.append(axis_angle(case["feet"][i]))
+	case.merge({"grounder": grounder, "ankles": ankles, "foot_angles": foot_angles,
+		"line_y": at.y + Characters.ankle_drop() + FOOT_HEIGHT})
+	return case
 
 
 ## The global angle of a bone's x axis.
@@ -100,7 +68,7 @@ func all_points_finite(case: Dictionary) -> bool:
 
 
 func test_flat_ground_puts_the_feet_at_ground_plus_foot_height_and_lowers_the_hips() -> void:
-	var case := make_character(Vector2(300, 200))
+	var case := make_grounded_character(Vector2(300, 200))
 	var ground_y: float = case["line_y"] + 10.0
 	make_box_under(Vector2(300, ground_y), Vector2(600, 100))
 	await settle_physics()
@@ -118,7 +86,7 @@ func test_flat_ground_puts_the_feet_at_ground_plus_foot_height_and_lowers_the_hi
 	expect_near(case["hips"].position.y - hips_before.y, 10.0, 1e-4, "the hips' position carries the drop")
 	print("flat ground: worst ankle %.6f px from ground + foot_height, hips drop %.4f px" % [worst, case["grounder"].get_hips_drop()])
 	# Ground higher than the animation's: the feet go up, the hips never rise.
-	var high := make_character(Vector2(800, 200))
+	var high := make_grounded_character(Vector2(800, 200))
 	var high_y: float = high["line_y"] - 8.0
 	make_box_under(Vector2(800, high_y), Vector2(300, 100))
 	await settle_physics()
@@ -132,7 +100,7 @@ func test_slope_puts_each_foot_on_the_surface_turned_to_its_normal_within_max_ti
 	for max_tilt in [0.6, 0.15]:
 		var slope := 0.25
 		var x := 300.0 if max_tilt > 0.3 else 800.0
-		var case := make_character(Vector2(x, 200))
+		var case := make_grounded_character(Vector2(x, 200))
 		case["grounder"].max_tilt = max_tilt
 		var anchor := Vector2(x, case["line_y"] + 6.0)
 		make_box_under(anchor, Vector2(800, 100), slope)
@@ -154,7 +122,7 @@ func test_slope_puts_each_foot_on_the_surface_turned_to_its_normal_within_max_ti
 
 
 func test_stair_grounds_each_foot_on_its_step_and_lowers_the_hips_for_the_lower_one() -> void:
-	var case := make_character(Vector2(400, 200))
+	var case := make_grounded_character(Vector2(400, 200))
 	var line_y: float = case["line_y"]
 	# Foot 0 (x > 400) stands on the upper step, foot 1 on the lower one.
 	make_box_under(Vector2(500, line_y - 8.0), Vector2(200, 100))
@@ -173,9 +141,9 @@ func test_stair_grounds_each_foot_on_its_step_and_lowers_the_hips_for_the_lower_
 
 
 func test_speed_limits_hold_frame_to_frame_across_a_stair_edge() -> void:
-	var case := make_character(Vector2(200, 200))
+	var case := make_grounded_character(Vector2(200, 200))
 	# The same walk without limits, for comparison: the step's edge pops its goal.
-	var free := make_character(Vector2(200, 200))
+	var free := make_grounded_character(Vector2(200, 200))
 	var grounder: Node2D = case["grounder"]
 	grounder.foot_speed = 120.0
 	grounder.hips_speed = 60.0
@@ -240,8 +208,8 @@ func test_speed_limits_hold_frame_to_frame_across_a_stair_edge() -> void:
 
 func test_a_mirrored_character_on_mirrored_ground_is_the_mirror_image() -> void:
 	var axis := 500.0
-	var right := make_character(Vector2(axis - 250.0, 200))
-	var left := make_character(Vector2(axis + 250.0, 200), -1.0)
+	var right := make_grounded_character(Vector2(axis - 250.0, 200))
+	var left := make_grounded_character(Vector2(axis + 250.0, 200), -1.0)
 	for case in [right, left]:
 		case["grounder"].foot_speed = 150.0
 		case["grounder"].hips_speed = 80.0
@@ -260,8 +228,7 @@ func test_a_mirrored_character_on_mirrored_ground_is_the_mirror_image() -> void:
 		ok = advance(right) and advance(left) and ok
 		var a := leg_points(right)
 		var b := leg_points(left)
-		for i in a.size():
-			worst = maxf(worst, Vector2(2.0 * axis - a[i].x, a[i].y).distance_to(b[i]))
+		worst = maxf(worst, largest_mirror_distance(a, b, axis))
 		for i in 2:
 			var turn_a := angle_difference(right["foot_angles"][i], axis_angle(right["feet"][i]))
 			var turn_b := angle_difference(left["foot_angles"][i], axis_angle(left["feet"][i]))
@@ -272,7 +239,7 @@ func test_a_mirrored_character_on_mirrored_ground_is_the_mirror_image() -> void:
 
 
 func test_bad_input_is_reported_once_and_never_writes_nan() -> void:
-	var case := make_character(Vector2(300, 200))
+	var case := make_grounded_character(Vector2(300, 200))
 	var grounder: Node2D = case["grounder"]
 	var line_y: float = case["line_y"]
 	make_box_under(Vector2(300, line_y + 10.0), Vector2(600, 100))
@@ -322,7 +289,7 @@ func test_bad_input_is_reported_once_and_never_writes_nan() -> void:
 
 
 func test_disabling_or_leaving_puts_the_hips_and_feet_back_and_targets_are_never_moved() -> void:
-	var case := make_character(Vector2(300, 200))
+	var case := make_grounded_character(Vector2(300, 200))
 	var grounder: Node2D = case["grounder"]
 	var target := make_target(Vector2(310, 260))
 	case["legs"][0].target = target
@@ -353,7 +320,7 @@ func test_disabling_or_leaving_puts_the_hips_and_feet_back_and_targets_are_never
 
 
 func test_grounding_allocates_nothing_per_frame() -> void:
-	var case := make_character(Vector2(300, 200))
+	var case := make_grounded_character(Vector2(300, 200))
 	case["grounder"].foot_speed = 100.0
 	make_box_under(Vector2(300, case["line_y"] + 10.0), Vector2(600, 100), 0.1)
 	await settle_physics()
@@ -372,7 +339,7 @@ func test_a_grounded_leg_is_solved_once_per_frame() -> void:
 	# The grounder solves its legs at run time; the legs' own processing (their callbacks or the batch pass that
 	# runs default-priority IK nodes) must not solve them again. A speed limit shows it: solved twice a frame, a
 	# leg would turn up to twice its limit.
-	var case := make_character(Vector2(400, 200))
+	var case := make_grounded_character(Vector2(400, 200))
 	# Ground 15 px above where the animation's feet stand: the knees bend (the hips never rise).
 	make_box_under(Vector2(400, case["line_y"] - 15.0), Vector2(600, 40))
 	await settle_physics()

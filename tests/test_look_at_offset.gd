@@ -2,7 +2,6 @@ extends "res://lib/test_case.gd"
 ## LookAt2D.angle_offset: the bone direction rotated by the offset (in the bone's own space) faces the target,
 ## exactly under every mirror setup, and a mirrored character gets the mirror image.
 
-const MirrorRig := preload("res://lib/mirror_rig.gd")
 const OFFSETS := [0.0, PI / 2, -PI / 2, -2.0, 3.0, PI]
 
 
@@ -43,7 +42,7 @@ func test_mirrored_character_looks_the_mirrored_way() -> void:
 	var axis: float = a["character"].global_position.x
 	var goal := Vector2(520, 220)
 	var ta := make_target(goal)
-	var tb := make_target(MirrorRig.mirror_point(goal, axis))
+	var tb := make_target(mirror_point(goal, axis))
 	var la: Node2D = make_ik("LookAt2D", a["skeleton"], ta, 3)
 	var lb: Node2D = make_ik("LookAt2D", b["skeleton"], tb, 3)
 	la.angle_offset = PI / 2
@@ -52,7 +51,7 @@ func test_mirrored_character_looks_the_mirrored_way() -> void:
 	lb.solve()
 	var ea := bone_end(a["bones"][3])
 	var eb := bone_end(b["bones"][3])
-	var diff := MirrorRig.mirror_point(ea, axis).distance_to(eb)
+	var diff := mirror_point(ea, axis).distance_to(eb)
 	expect(diff < 1e-3, "the mirrored head's end is the mirror image (off by %s px)" % diff)
 	expect(absf(angle_difference(a["bones"][3].rotation, b["bones"][3].rotation)) < 1e-5, "same local rotation on both")
 	print("LookAt2D angle_offset 90 deg, mirrored character: mirror image within %.6f px" % diff)

@@ -4,27 +4,16 @@ extends "res://lib/test_case.gd"
 ## image of the unmirrored pose.
 
 const CHAINS := Nodes.CHAINS
-const MirrorRig := preload("res://lib/mirror_rig.gd")
 const SETUPS := MirrorRig.SETUPS
-
-
-## A character: a Node2D holding a skeleton with a 4-bone zig-zag chain; `setup` mirrors parts of it.
-func make_case(setup: String) -> Dictionary:
-	return MirrorRig.make(self, setup)
-
-
-## The end effector of the chain posed with `rotations`, without leaving the pose changed.
-func effector_for(bones: Array, rotations: Array) -> Vector2:
-	return MirrorRig.effector_for(bones, rotations)
 
 
 func test_mirrored_chains_reach_in_one_solve() -> void:
 	var report := []
 	for klass in CHAINS:
 		for setup in SETUPS:
-			var case := make_case(setup)
+			var case := MirrorRig.make(self, setup)
 			var bones: Array = case["bones"]
-			var goal := effector_for(bones, [1.0, 0.6, -0.4, 0.9])
+			var goal := MirrorRig.effector_for(bones, [1.0, 0.6, -0.4, 0.9])
 			var target := make_target(goal)
 			var ik: Node2D = make_ik(klass, case["skeleton"], target)
 			ik.max_iterations = 64
@@ -45,9 +34,9 @@ func test_mirrored_chains_reach_in_one_solve() -> void:
 
 func test_two_bone_and_look_at_under_mirroring() -> void:
 	for setup in SETUPS:
-		var case := make_case(setup)
+		var case := MirrorRig.make(self, setup)
 		var bones: Array = case["bones"]
-		var goal := effector_for(bones, [0.3, 1.4, bones[2].rotation, bones[3].rotation])
+		var goal := MirrorRig.effector_for(bones, [0.3, 1.4, bones[2].rotation, bones[3].rotation])
 		# Two-bone on bones 1 and 2: aim bone 2's end (its length) at a point it can reach.
 		var two_goal: Vector2
 		var saved := rotations_of(bones)
@@ -74,14 +63,10 @@ func test_two_bone_and_look_at_under_mirroring() -> void:
 		var _unused := goal
 
 
-func mirror_point(p: Vector2, axis_x: float) -> Vector2:
-	return MirrorRig.mirror_point(p, axis_x)
-
-
 func test_mirrored_character_gets_the_mirror_image_pose() -> void:
 	for klass in CHAINS + ["TwoBoneIk2D"]:
-		var a := make_case("none")
-		var b := make_case("none")
+		var a := MirrorRig.make(self, "none")
+		var b := MirrorRig.make(self, "none")
 		b["character"].scale = Vector2(-1, 1)
 		var axis: float = a["character"].global_position.x
 		var goal := Vector2(560, 370)
@@ -92,11 +77,9 @@ func test_mirrored_character_gets_the_mirror_image_pose() -> void:
 		var ikb: Node2D = make_ik(klass, b["skeleton"], tb, 0, tip)
 		ika.solve()
 		ikb.solve()
-		var worst := 0.0
 		var ja := joints_of(a["bones"].slice(0, tip + 1))
 		var jb := joints_of(b["bones"].slice(0, tip + 1))
-		for i in ja.size():
-			worst = maxf(worst, mirror_point(ja[i], axis).distance_to(jb[i]))
+		var worst := largest_mirror_distance(ja, jb, axis)
 		expect(worst < 1e-2, "%s: the mirrored character's pose is the mirror image (worst %s px)" % [klass, worst])
 		print("%s mirror image: worst joint difference %.6f px" % [klass, worst])
 		for node in [a["character"], b["character"], ta, tb, ika, ikb]:
@@ -106,7 +89,7 @@ func test_mirrored_character_gets_the_mirror_image_pose() -> void:
 func test_two_bone_bend_side_mirrors_with_the_character() -> void:
 	for flip in [false, true]:
 		for setup in ["none", "skeleton_x", "ancestor_x_rotated", "skeleton_xy"]:
-			var case := make_case(setup)
+			var case := MirrorRig.make(self, setup)
 			var bones: Array = case["bones"]
 			var target := make_target(bones[0].global_position)
 			var two: Node2D = make_ik("TwoBoneIk2D", case["skeleton"], target, 0, 1)

@@ -65,8 +65,7 @@ func count_steady_state(every_control: bool) -> void:
 		nodes.append(ik)
 		targets.append(target)
 	# Warm up: the first solves size the buffers.
-	for frame in 5:
-		await get_tree().process_frame
+	await wait_frames(5)
 	var baseline := allocations()
 	var everything := all_rust_allocations()
 	for frame in 60:

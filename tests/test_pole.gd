@@ -3,14 +3,15 @@ extends "res://lib/test_case.gd"
 ## (and overrides flip_bend), the tip still reaches the target, a pole that mirrors with the character gives the
 ## mirror image, and a broken pole is one clear problem that leaves the bones alone.
 
-const MirrorRig := preload("res://lib/mirror_rig.gd")
 const CHAINS := Nodes.CHAINS
+## What make_pole_case adds to the scene, in the order it is freed.
+const CASE_NODES := ["ik", "target", "character"]
 
 
 ## A mirror-rig character with an IK node of `klass` (two-bone on bones 0-1, chains on 0-3), a reachable target and
 ## a pole, both given in the skeleton's frame so that they mirror with the setup. `pole_side` puts the pole on one
 ## side of the root-to-target line or the other (in the skeleton's frame).
-func make_case(klass: String, setup: String, pole_side: float, index: int, extra_scale := 1.0) -> Dictionary:
+func make_pole_case(klass: String, setup: String, pole_side: float, index: int, extra_scale := 1.0) -> Dictionary:
 	var case := MirrorRig.make(self, setup, [0.4, -0.9, 0.8, -0.5], "Character%d" % index)
 	var skeleton: Skeleton2D = case["skeleton"]
 	var frame: Transform2D = skeleton.global_transform
@@ -29,12 +30,6 @@ func make_case(klass: String, setup: String, pole_side: float, index: int, extra
 		ik.tolerance = 0.05
 	case.merge({"target": target, "pole": pole, "ik": ik, "tip": tip})
 	return case
-
-
-func free_case(case: Dictionary) -> void:
-	for key in ["ik", "target", "character"]:
-		if is_instance_valid(case[key]):
-			case[key].free()
 
 
 ## +1 / -1 / 0: the side of the root-to-target line each interior joint lies on, compared with the pole's.
@@ -62,7 +57,7 @@ func test_pole_side_decides_the_bend_under_mirroring() -> void:
 			for pole_side in [1.0, -1.0]:
 				for flip in ([false, true] if klass == "TwoBoneIk2D" else [false]):
 					index += 1
-					var case := make_case(klass, setup, pole_side, index)
+					var case := make_pole_case(klass, setup, pole_side, index)
 					var ik: Node2D = case["ik"]
 					if klass == "TwoBoneIk2D":
 						ik.flip_bend = flip
@@ -80,7 +75,7 @@ func test_pole_side_decides_the_bend_under_mirroring() -> void:
 					most_iterations = maxi(most_iterations, ik.last_iterations)
 					all_on_side += 1 if s["on_side"] == s["interior"] else 0
 					cases += 1
-					free_case(case)
+					free_case(case, CASE_NODES)
 		lines.append("%s with a pole: %d/%d cases with every interior joint on the pole's side, worst error %.4f px, at most %d iterations" % [klass, all_on_side, cases, worst_error, most_iterations])
 	print("\n".join(lines))
 
@@ -88,61 +83,59 @@ func test_pole_side_decides_the_bend_under_mirroring() -> void:
 func test_pole_on_the_other_side_bends_the_other_way() -> void:
 	# The same rig and target, the pole moved across the line: the joints cross over with it.
 	for klass in ["TwoBoneIk2D"] + CHAINS:
-		var a := make_case(klass, "none", 1.0, 1)
-		var b := make_case(klass, "none", -1.0, 2)
+		var a := make_pole_case(klass, "none", 1.0, 1)
+		var b := make_pole_case(klass, "none", -1.0, 2)
 		a["ik"].solve()
 		b["ik"].solve()
 		var sa := sides_match(a)
 		var sb := sides_match(b)
 		expect(sa["wanted"] == -sb["wanted"], "%s: the two poles are on opposite sides" % klass)
 		expect(sa["on_side"] == sa["interior"] and sb["on_side"] == sb["interior"], "%s: both follow their pole (%s, %s)" % [klass, sa, sb])
-		free_case(a)
-		free_case(b)
+		free_case(a, CASE_NODES)
+		free_case(b, CASE_NODES)
 
 
 func test_mirrored_pole_gives_the_mirror_image() -> void:
 	for klass in ["TwoBoneIk2D"] + CHAINS:
-		var a := make_case(klass, "none", 1.0, 1)
-		var b := make_case(klass, "none", 1.0, 2)
+		var a := make_pole_case(klass, "none", 1.0, 1)
+		var b := make_pole_case(klass, "none", 1.0, 2)
 		# Turn b around: its pole and target are children or mirrored copies, so they mirror with it.
 		var axis: float = b["character"].global_position.x
 		var goal: Vector2 = b["target"].global_position
 		b["character"].scale = Vector2(-1, 1)
-		b["target"].global_position = MirrorRig.mirror_point(goal, axis)
+		b["target"].global_position = mirror_point(goal, axis)
 		a["ik"].solve()
 		b["ik"].solve()
 		var ja := joints_of(a["bones"].slice(0, a["tip"] + 1))
 		var jb := joints_of(b["bones"].slice(0, b["tip"] + 1))
-		var worst := 0.0
-		for i in ja.size():
-			worst = maxf(worst, MirrorRig.mirror_point(ja[i], axis).distance_to(jb[i]))
+		var worst := largest_mirror_distance(ja, jb, axis)
 		expect(worst < 1e-2, "%s: the mirrored character with its mirrored pole is the mirror image (worst %s px)" % [klass, worst])
 		print("%s pole mirror image: worst joint difference %.6f px" % [klass, worst])
-		free_case(a)
-		free_case(b)
+		free_case(a, CASE_NODES)
+		free_case(b, CASE_NODES)
 
 
 func test_pole_beyond_reach_and_on_the_line() -> void:
 	for klass in ["TwoBoneIk2D"] + CHAINS:
 		# Far away on one side: still decides the side.
-		var far := make_case(klass, "skeleton_x", 1.0, 1, 40.0)
+		var far := make_pole_case(klass, "skeleton_x", 1.0, 1, 40.0)
 		far["ik"].solve()
 		var s := sides_match(far)
 		expect(s["on_side"] == s["interior"], "%s: a far pole still decides the side (%s)" % [klass, s])
 		expect(far["ik"].last_error <= (1e-2 if klass == "TwoBoneIk2D" else far["ik"].tolerance), "%s: far pole, reached (%s)" % [klass, far["ik"].last_error])
-		free_case(far)
+		free_case(far, CASE_NODES)
 		# On the root-to-target line: decides nothing, the solve still reaches and stays finite.
-		var on_line := make_case(klass, "none", 0.0, 2)
+		var on_line := make_pole_case(klass, "none", 0.0, 2)
 		expect(on_line["ik"].solve(), "%s: pole on the line: solved" % klass)
 		expect(all_finite(on_line["bones"]), "%s: pole on the line: finite" % klass)
 		expect(on_line["ik"].last_error <= (1e-2 if klass == "TwoBoneIk2D" else on_line["ik"].tolerance), "%s: pole on the line: reached (%s)" % [klass, on_line["ik"].last_error])
-		free_case(on_line)
+		free_case(on_line, CASE_NODES)
 
 
 func test_broken_pole_is_one_clear_problem() -> void:
 	for klass in ["TwoBoneIk2D"] + CHAINS:
 		for breakage in ["freed", "outside the tree", "NaN position"]:
-			var case := make_case(klass, "none", 1.0, 1)
+			var case := make_pole_case(klass, "none", 1.0, 1)
 			var ik: Node2D = case["ik"]
 			var pole: Node2D = case["pole"]
 			expect(ik.solve(), "%s: solves with a good pole" % klass)
@@ -163,7 +156,7 @@ func test_broken_pole_is_one_clear_problem() -> void:
 			expect(ik.get_setup_warning() == "", "%s: no warning once cleared" % label)
 			if breakage == "outside the tree":
 				pole.free()
-			free_case(case)
+			free_case(case, CASE_NODES)
 
 
 func test_pole_with_angle_limits_keeps_the_limits() -> void:
@@ -171,7 +164,7 @@ func test_pole_with_angle_limits_keeps_the_limits() -> void:
 	for klass in ["TwoBoneIk2D"] + CHAINS:
 		for setup in ["none", "skeleton_x", "bone_x"]:
 			for pole_side in [1.0, -1.0]:
-				var case := make_case(klass, setup, pole_side, 1)
+				var case := make_pole_case(klass, setup, pole_side, 1)
 				var ik: Node2D = case["ik"]
 				var bones: Array = case["bones"]
 				for i in case["tip"] + 1:
@@ -185,4 +178,4 @@ func test_pole_with_angle_limits_keeps_the_limits() -> void:
 				# The chains search inside the limits; TwoBoneIk2D's closed form only clamps its written rotations.
 				if klass != "TwoBoneIk2D":
 					expect(ik.last_error <= ik.tolerance, "%s: reached (error %s)" % [label, ik.last_error])
-				free_case(case)
+				free_case(case, CASE_NODES)

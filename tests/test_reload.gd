@@ -8,11 +8,17 @@ const SCENE := "res://reload/rig.tscn"
 var SKELETONS := Nodes.ALL.size()
 
 
+## Changes to the rig scene and lets it run 5 frames; returns it (the current scene).
+func open_rig_scene(label: String) -> Node:
+	expect(get_tree().change_scene_to_file(SCENE) == OK, label)
+	await wait_frames(5)
+	return get_tree().current_scene
 
 
-func frames(n: int) -> void:
-	for i in n:
-		await get_tree().process_frame
+## Unloads the current scene and lets 2 frames free it.
+func close_scene() -> void:
+	get_tree().unload_current_scene()
+	await wait_frames(2)
 
 
 ## Every node of the current scene solved toward its target (the spring: followed its pose), with finite bones.
@@ -31,37 +37,31 @@ func expect_rig_solving(label: String) -> void:
 
 func test_scene_change_and_reload_with_nodes_alive() -> void:
 	error_log.take()
-	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file")
-	await frames(5)
+	var first: Node = await open_rig_scene("change_scene_to_file")
 	await expect_rig_solving("first load")
-	var first := get_tree().current_scene
 	for round in 3:
 		# Move the targets so that each reload starts from a pose the new nodes must solve again.
 		for i in Nodes.ALL.filter(func(k): return Nodes.has_target(k)).size():
 			get_tree().current_scene.get_node("Target%d" % i).position += Vector2(5, -5)
-		await frames(2)
+		await wait_frames(2)
 		expect(get_tree().reload_current_scene() == OK, "reload_current_scene")
-		await frames(5)
+		await wait_frames(5)
 		await expect_rig_solving("reload %d" % round)
 	expect(not is_instance_valid(first), "the first scene was freed")
 	# Back to the same file through change_scene_to_file while the old nodes are alive.
-	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file again")
-	await frames(5)
+	await open_rig_scene("change_scene_to_file again")
 	await expect_rig_solving("second change")
 	var messages := error_log.take()
 	expect(messages.is_empty(), "scene changes and reloads printed nothing (got %d: %s)" % [messages.size(), messages])
-	get_tree().unload_current_scene()
-	await frames(2)
+	await close_scene()
 
 
 func test_queue_free_skeleton_while_nodes_live() -> void:
-	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file")
-	await frames(5)
+	var scene: Node = await open_rig_scene("change_scene_to_file")
 	error_log.take()
-	var scene := get_tree().current_scene
 	for i in SKELETONS:
 		scene.get_node("Skeleton%d" % i).queue_free()
-	await frames(20)
+	await wait_frames(20)
 	var messages := error_log.take()
 	var counts := {}
 	for m in messages:
@@ -74,33 +74,29 @@ func test_queue_free_skeleton_while_nodes_live() -> void:
 		var ik: Node2D = scene.get_node(klass)
 		expect(ik.get_setup_warning() != "", "%s: the warning says the bones are gone" % klass)
 		expect(ik.solve() == false, "%s: solve() refuses" % klass)
-	get_tree().unload_current_scene()
-	await frames(2)
+	await close_scene()
 
 
 func test_queue_free_nodes_while_skeleton_lives() -> void:
-	expect(get_tree().change_scene_to_file(SCENE) == OK, "change_scene_to_file")
-	await frames(5)
+	var scene: Node = await open_rig_scene("change_scene_to_file")
 	error_log.take()
-	var scene := get_tree().current_scene
 	var poses := []
 	for i in SKELETONS:
 		poses.append(rotations_of(bones_of(scene.get_node("Skeleton%d" % i))))
 	for klass in Nodes.ALL:
 		scene.get_node(klass).queue_free()
-	await frames(10)
+	await wait_frames(10)
 	for i in SKELETONS:
 		var bones := bones_of(scene.get_node("Skeleton%d" % i))
 		expect(all_finite(bones), "skeleton %d finite" % i)
 		expect(rotations_of(bones) == poses[i], "skeleton %d keeps the last solved pose" % i)
 	# The same frame: nodes and skeletons together.
 	expect(get_tree().reload_current_scene() == OK, "reload_current_scene")
-	await frames(5)
+	await wait_frames(5)
 	scene = get_tree().current_scene
 	for child in scene.get_children():
 		child.queue_free()
-	await frames(5)
+	await wait_frames(5)
 	var messages := error_log.take()
 	expect(messages.is_empty(), "freeing nodes and skeletons printed nothing (got %s)" % [messages])
-	get_tree().unload_current_scene()
-	await frames(2)
+	await close_scene()

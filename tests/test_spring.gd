@@ -6,17 +6,6 @@ extends "res://lib/test_case.gd"
 const DOWN := Vector2(0, 980)
 
 
-func make_spring(case: Dictionary, mode := 2) -> Node2D:
-	var bones: Array = case["bones"]
-	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
-	spring.name = "Spring%d" % get_child_count()
-	spring.update_mode = mode
-	spring.root_bone = bones[0]
-	spring.tip_bone = bones[-1]
-	add_child(spring)
-	return spring
-
-
 ## Global direction of each bone's segment (origin to the next origin, or to the tip's end).
 func segment_directions(bones: Array) -> Array:
 	var joints := joints_of(bones)
@@ -60,12 +49,12 @@ func test_settles_at_the_analytic_hanging_direction() -> void:
 	# Mirrored and scaled, with bone_angle != 0: the hanging direction only depends on the global geometry.
 	for setup in [[Vector2.ONE, 0.0], [Vector2(-1.5, 1.5), 0.3]]:
 		for k in [0.0, 40.0]:
-			var case := make_tail_character(Vector2(400, 200), [40.0, 30.0, 20.0], [0.0, 0.3, -0.2], setup[1])
+			var case := Characters.with_tail(self, Vector2(400, 200), [40.0, 30.0, 20.0], [0.0, 0.3, -0.2], setup[1])
 			case["skeleton"].scale = setup[0]
 			var bones: Array = case["bones"]
 			var rest := joints_of(bones)
 			var root_direction: Vector2 = case["skeleton"].global_transform.x
-			var spring := make_spring(case)
+			var spring := make_spring(case["bones"])
 			spring.gravity = DOWN
 			spring.stiffness = k
 			spring.damping = 6.0
@@ -87,9 +76,9 @@ func test_settles_at_the_analytic_hanging_direction() -> void:
 
 
 func test_a_moving_body_makes_the_tip_lag_then_settle() -> void:
-	var case := make_tail_character(Vector2(300, 200), [30.0, 30.0, 30.0], [PI / 2, 0.0, 0.0], 0.0)
+	var case := Characters.with_tail(self, Vector2(300, 200), [30.0, 30.0, 30.0], [PI / 2, 0.0, 0.0], 0.0)
 	var bones: Array = case["bones"]
-	var spring := make_spring(case)
+	var spring := make_spring(case["bones"])
 	var rest := rotations_of(bones)
 	var lag := 0.0
 	for frame in 240:
@@ -102,9 +91,7 @@ func test_a_moving_body_makes_the_tip_lag_then_settle() -> void:
 			var tip: Vector2 = joints[3] - joints[2]
 			# The animated tip hangs straight down (+Y); moving toward +X it trails toward -X.
 			lag = maxf(lag, Vector2.DOWN.angle_to(tip))
-	var settled := 0.0
-	for i in bones.size():
-		settled = maxf(settled, absf(angle_difference(bones[i].rotation, rest[i])))
+	var settled := largest_rotation_difference(rotations_of(bones), rest)
 	expect(lag > 0.05, "the tip lags behind the moving body (%s rad)" % lag)
 	expect(settled < 1e-3, "then settles back onto the animated pose (off by %s rad)" % settled)
 	print("moving body: tip lag up to %.3f rad, %.6f rad off after 3.3 s at rest" % [lag, settled])
@@ -112,65 +99,34 @@ func test_a_moving_body_makes_the_tip_lag_then_settle() -> void:
 	spring.free()
 
 
-func mirror_x(p: Vector2, axis: float) -> Vector2:
-	return Vector2(2.0 * axis - p.x, p.y)
-
-
 func test_the_mirrored_character_moves_as_the_mirror_image() -> void:
 	var axis := 500.0
-	var lengths := [34.0, 28.0, 24.0, 18.0]
-	var rotations := [1.2, 0.3, -0.2, 0.4]
-	var a := make_tail_character(Vector2(axis - 150, 250), lengths, rotations, 0.25)
-	var b := make_tail_character(Vector2(axis + 150, 250), lengths, rotations, 0.25)
-	b["character"].scale = Vector2(-1, 1)
-	var sa := make_spring(a)
-	var sb := make_spring(b)
-	for s in [sa, sb]:
-		s.gravity = DOWN
-		s.stiffness = 80.0
-		s.damping = 4.0
+	var pair := Characters.mirrored_tails(self, axis)
+	var a: Dictionary = pair[0]
+	var b: Dictionary = pair[1]
+	var springs := make_mirrored_springs(pair, 80.0, 4.0, 150.0)
+	for s in springs:
 		s.set_angle_limits(2, -0.6, 0.4)
-	sa.external_force = Vector2(150, 0)
-	sb.external_force = Vector2(-150, 0)  # the wind, mirrored
 	var worst_rotation := 0.0
 	var worst_joint := 0.0
 	var moved := 0.0
 	for frame in 240:
-		var t := frame / 60.0
-		var offset := Vector2(90.0 * sin(2.0 * t), 30.0 * sin(3.1 * t))
-		a["character"].position = Vector2(axis - 150, 250) + offset
-		b["character"].position = Vector2(axis + 150 - offset.x, 250 + offset.y)
-		a["character"].rotation = 0.3 * sin(1.7 * t)
-		b["character"].rotation = -0.3 * sin(1.7 * t)
-		sa.advance(1.0 / 60.0)
-		sb.advance(1.0 / 60.0)
-		for i in lengths.size():
-			worst_rotation = maxf(worst_rotation, absf(angle_difference(a["bones"][i].rotation, b["bones"][i].rotation)))
-			moved = maxf(moved, absf(angle_difference(a["bones"][i].rotation, rotations[i])))
-		var ja := joints_of(a["bones"])
-		var jb := joints_of(b["bones"])
-		for i in ja.size():
-			worst_joint = maxf(worst_joint, mirror_x(ja[i], axis).distance_to(jb[i]))
+		step_mirrored_springs(pair, springs, axis, frame, Vector2(90, 30))
+		worst_rotation = maxf(worst_rotation, largest_rotation_difference(rotations_of(a["bones"]), rotations_of(b["bones"])))
+		moved = maxf(moved, largest_rotation_difference(rotations_of(a["bones"]), Characters.MIRRORED_TAIL_ROTATIONS))
+		worst_joint = maxf(worst_joint, largest_mirror_distance(joints_of(a["bones"]), joints_of(b["bones"]), axis))
 	expect(moved > 0.1, "the chains actually swing (%s rad from the animated pose)" % moved)
 	expect(worst_rotation < 1e-3, "same local rotations, every frame (worst %s rad)" % worst_rotation)
 	expect(worst_joint < 1e-2, "every joint is the mirror image, every frame (worst %s px)" % worst_joint)
 	print("mirror image over 240 frames: worst %s rad, %s px; swing up to %.2f rad" % [worst_rotation, worst_joint, moved])
-	for node in [a["character"], b["character"], sa, sb]:
+	for node in [a["character"], b["character"]] + springs:
 		node.free()
 
 
-## Largest change of any bone's local rotation between two snapshots.
-func largest_change(before: PackedFloat32Array, after: PackedFloat32Array) -> float:
-	var worst := 0.0
-	for i in before.size():
-		worst = maxf(worst, absf(angle_difference(before[i], after[i])))
-	return worst
-
-
 func test_a_flip_of_scale_x_does_not_whip() -> void:
-	var case := make_tail_character(Vector2(400, 250), [30.0, 26.0, 22.0, 18.0], [1.4, 0.2, 0.2, 0.2], 0.0)
+	var case := Characters.with_tail(self, Vector2(400, 250), [30.0, 26.0, 22.0, 18.0], [1.4, 0.2, 0.2, 0.2], 0.0)
 	var bones: Array = case["bones"]
-	var spring := make_spring(case)
+	var spring := make_spring(case["bones"])
 	spring.gravity = DOWN
 	spring.stiffness = 60.0
 	spring.damping = 3.0
@@ -184,9 +140,9 @@ func test_a_flip_of_scale_x_does_not_whip() -> void:
 		spring.advance(1.0 / 60.0)
 		var now := rotations_of(bones)
 		if frame < 90:
-			largest_before = maxf(largest_before, largest_change(previous, now))
+			largest_before = maxf(largest_before, largest_rotation_difference(previous, now))
 		elif frame == 90:
-			at_flip = largest_change(previous, now)
+			at_flip = largest_rotation_difference(previous, now)
 		previous = now
 	expect(all_finite(bones), "finite after the flip")
 	expect(at_flip <= largest_before + 1e-3, "the flip frame changes no rotation more than a normal frame (%s vs up to %s rad)" % [at_flip, largest_before])
@@ -197,9 +153,9 @@ func test_a_flip_of_scale_x_does_not_whip() -> void:
 
 func test_a_teleport_does_not_explode() -> void:
 	for distance in [500.0, 0.0]:
-		var case := make_tail_character(Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2], 0.0)
+		var case := Characters.with_tail(self, Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2], 0.0)
 		var bones: Array = case["bones"]
-		var spring := make_spring(case)
+		var spring := make_spring(case["bones"])
 		spring.gravity = DOWN
 		spring.teleport_distance = distance
 		for frame in 60:
@@ -211,7 +167,7 @@ func test_a_teleport_does_not_explode() -> void:
 		expect(all_finite(bones), "teleport_distance %s: finite after the jump" % distance)
 		if distance > 0.0:
 			# Reset onto the animated pose: one frame of gravity away from it, no swing from the jump.
-			var off := largest_change(animated, rotations_of(bones))
+			var off := largest_rotation_difference(animated, rotations_of(bones))
 			expect(off < 0.05, "teleport_distance %s: snapped onto the animated pose (off by %s rad)" % [distance, off])
 		for frame in 120:
 			spring.advance(1.0 / 60.0)
@@ -223,9 +179,9 @@ func test_a_teleport_does_not_explode() -> void:
 
 ## The tip bone's global angle at 1/30 s intervals over 2 s of a body swinging from rest, stepped at `delta`.
 func swing_at(delta: float) -> PackedFloat32Array:
-	var case := make_tail_character(Vector2(300, 200), [40.0, 30.0, 20.0], [0.5, 0.2, 0.2], 0.0)
+	var case := Characters.with_tail(self, Vector2(300, 200), [40.0, 30.0, 20.0], [0.5, 0.2, 0.2], 0.0)
 	var bones: Array = case["bones"]
-	var spring := make_spring(case)
+	var spring := make_spring(case["bones"])
 	spring.gravity = DOWN
 	spring.stiffness = 150.0
 	spring.damping = 6.0
@@ -247,10 +203,9 @@ func swing_at(delta: float) -> PackedFloat32Array:
 func test_delta_1_30_and_1_120_agree() -> void:
 	var slow := swing_at(1.0 / 30.0)
 	var fast := swing_at(1.0 / 120.0)
-	var worst := 0.0
+	var worst := largest_rotation_difference(slow, fast)
 	var swing := 0.0
 	for i in slow.size():
-		worst = maxf(worst, absf(angle_difference(slow[i], fast[i])))
 		swing = maxf(swing, absf(angle_difference(fast[0], fast[i])))
 	expect(slow.size() == 60 and fast.size() == 60, "60 samples each")
 	expect(swing > 0.2, "the tip swings (%s rad)" % swing)
@@ -261,32 +216,18 @@ func test_delta_1_30_and_1_120_agree() -> void:
 
 func test_runs_after_animation_and_after_the_ik_nodes() -> void:
 	# Body: a FabrikChain2D on bones 0-1; tail: the spring on bones 2-3, animated by a player later in the tree.
-	var case := make_tail_character(Vector2(300, 250), [40.0, 40.0, 30.0, 30.0], [0.3, 0.3, 0.5, 0.2], 0.0)
+	var case := Characters.with_tail(self, Vector2(300, 250), [40.0, 40.0, 30.0, 30.0], [0.3, 0.3, 0.5, 0.2], 0.0)
 	var bones: Array = case["bones"]
 	var target := make_target(Vector2(360, 320))
 	var ik: Node2D = ClassDB.instantiate("FabrikChain2D")
 	ik.target = target
 	ik.root_bone = bones[0]
 	ik.tip_bone = bones[1]
-	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
-	spring.root_bone = bones[2]
-	spring.tip_bone = bones[3]
+	var spring := make_spring(bones.slice(2), 0)  # before the IK node and the player in the tree
 	spring.gravity = DOWN
 	spring.stiffness = 20.0
-	add_child(spring)  # before the IK node and the player in the tree
 	add_child(ik)
-	var player := AnimationPlayer.new()
-	var library := AnimationLibrary.new()
-	var animation := Animation.new()
-	animation.length = 1.0
-	animation.loop_mode = Animation.LOOP_LINEAR
-	var path := String(case["character"].name) + "/Skeleton/bone_0/bone_1/bone_2"
-	var track := animation.add_track(Animation.TYPE_VALUE)
-	animation.track_set_path(track, path + ":rotation")
-	animation.track_insert_key(track, 0.0, 0.5)
-	animation.track_insert_key(track, 1.0, 1.1)
-	library.add_animation("tail", animation)
-	player.add_animation_library("", library)
+	var player := Animations.rotating("tail", {String(case["character"].name) + "/Skeleton/bone_0/bone_1/bone_2": [0.5, 1.1]})
 	add_child(player)
 	player.play("tail")
 	for frame in 20:
@@ -294,7 +235,7 @@ func test_runs_after_animation_and_after_the_ik_nodes() -> void:
 		await get_tree().process_frame
 	expect(spring.get_process_priority() > ik.get_process_priority(), "the spring's process priority (%d) is above the IK node's (%d)" % [spring.get_process_priority(), ik.get_process_priority()])
 	expect(ik.get_process_priority() > player.get_process_priority(), "and the IK node runs after the player")
-	var animated: float = animation.value_track_interpolate(track, player.current_animation_position)
+	var animated: float = player.get_animation("tail").value_track_interpolate(0, player.current_animation_position)
 	expect(absf(angle_difference(bones[2].rotation, animated)) > 1e-3, "the visible tail is the spring's, not the animation's (%s vs %s)" % [bones[2].rotation, animated])
 	expect(spring.last_error >= 0.0 and all_finite(bones), "the spring stepped every frame")
 	for node in [case["character"], target, ik, spring, player]:
@@ -302,9 +243,9 @@ func test_runs_after_animation_and_after_the_ik_nodes() -> void:
 
 
 func test_physics_mode_and_weight() -> void:
-	var case := make_tail_character(Vector2(300, 250), [30.0, 30.0], [0.0, 0.0], 0.0)
+	var case := Characters.with_tail(self, Vector2(300, 250), [30.0, 30.0], [0.0, 0.0], 0.0)
 	var bones: Array = case["bones"]
-	var spring := make_spring(case, 1)
+	var spring := make_spring(case["bones"], 1)
 	spring.gravity = DOWN
 	spring.stiffness = 10.0
 	for frame in 10:
@@ -321,9 +262,9 @@ func test_physics_mode_and_weight() -> void:
 ## The spring's own bad input (its forces, odd settings and deltas); a broken chain, zero scales and zero-length
 ## bones are test_bad_input.gd's, for every class.
 func test_bad_input_is_refused_and_changes_nothing() -> void:
-	var case := make_tail_character(Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2], 0.0)
+	var case := Characters.with_tail(self, Vector2(300, 250), [30.0, 26.0, 22.0], [1.4, 0.2, 0.2], 0.0)
 	var bones: Array = case["bones"]
-	var spring := make_spring(case)
+	var spring := make_spring(case["bones"])
 	spring.gravity = DOWN
 	expect(spring.advance(1.0 / 60.0), "a good first step")
 	# A NaN or infinite force is refused when assigned (one error, issue 19): the last good value stays and the

@@ -44,25 +44,24 @@ func engine_overlaps(p: Vector2, radius: float, areas: bool) -> bool:
 	return not get_viewport().world_2d.direct_space_state.intersect_shape(query, 1).is_empty()
 
 
+## The tail every case hangs onto its obstacle: four 30 px bones (bone angle 0.25) from a character at (300, 150).
+func hanging_tail() -> Dictionary:
+	return Characters.with_tail(self, Vector2(300, 150), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
+
+
 ## One run of 150 frames: a tail hanging from a swaying character onto the obstacle `build` makes. Returns the
 ## joints of every frame, the frames in contact, the worst overlap found, and the path counters' changes.
 func run(build: Callable, engine: bool, areas := false) -> Dictionary:
 	debug("set_spring_engine_queries", engine)
 	var obstacle: Node = build.call()
-	var case := make_tail_character(Vector2(300, 150), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
-	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
-	spring.update_mode = 2
-	spring.root_bone = case["bones"][0]
-	spring.tip_bone = case["bones"][-1]
-	spring.use_colliders = true
+	var case := hanging_tail()
+	var spring := make_spring(case["bones"], 2, true)
 	spring.collision_radius = RADIUS
 	spring.collide_with_areas = areas
 	spring.gravity = DOWN
 	spring.stiffness = 30.0
 	spring.damping = 3.0
-	add_child(spring)
-	for i in 2:
-		await get_tree().physics_frame
+	await settle_physics()
 	var counts := [debug("spring_local_steps"), debug("spring_engine_steps")]
 	var joints := []
 	var touching := 0
@@ -96,8 +95,7 @@ func check_case(name: String, build: Callable, local := true, areas := false, so
 	var theirs: Dictionary = await run(build, true, areas)
 	var apart := 0.0
 	for f in ours["joints"].size():
-		for i in ours["joints"][f].size():
-			apart = maxf(apart, ours["joints"][f][i].distance_to(theirs["joints"][f][i]))
+		apart = maxf(apart, largest_distance(ours["joints"][f], theirs["joints"][f]))
 	expect(ours["touching"] > 10, "%s: the tail touches the obstacle (%d frames)" % [name, ours["touching"]])
 	if solid and local:
 		expect(ours["inside"] == 0, "%s: local path: no end overlaps the obstacle (%d overlaps)" % [name, ours["inside"]])
@@ -182,17 +180,11 @@ func test_areas_off_and_disabled_shapes_are_not_there() -> void:
 		var area := make_obstacle(Vector2(320, 250), rect(Vector2(300, 30)), 0.0, Vector2.ONE, true)
 		var disabled := make_obstacle(Vector2(320, 250), rect(Vector2(300, 30)))
 		disabled.get_child(0).disabled = true
-		var case := make_tail_character(Vector2(300, 150), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
-		var spring: Node2D = ClassDB.instantiate("SpringChain2D")
-		spring.update_mode = 2
-		spring.root_bone = case["bones"][0]
-		spring.tip_bone = case["bones"][-1]
-		spring.use_colliders = true
+		var case := hanging_tail()
+		var spring := make_spring(case["bones"], 2, true)
 		spring.gravity = DOWN
 		spring.stiffness = 30.0
-		add_child(spring)
-		for i in 2:
-			await get_tree().physics_frame
+		await settle_physics()
 		var lowest := -INF
 		for frame in 120:
 			spring.advance(1.0 / 60.0)

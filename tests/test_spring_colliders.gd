@@ -4,27 +4,21 @@ extends "res://lib/test_case.gd"
 ## 20 fps does not pass it, a mirrored character against a mirrored world is the mirror image, colliders off
 ## change nothing, and a bad radius is refused with one message.
 
-const ErrorLog := preload("res://lib/error_log.gd")
 const DOWN := Vector2(0, 980)
 
 
-func make_spring(case: Dictionary, radius := 5.0) -> Node2D:
-	var bones: Array = case["bones"]
-	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
-	spring.update_mode = 2
-	spring.root_bone = bones[0]
-	spring.tip_bone = bones[-1]
-	spring.use_colliders = true
+## A SpringChain2D with colliders of `radius` px on the tail of `case` (a Characters.with_tail), in manual mode.
+func make_colliding_spring(case: Dictionary, radius := 5.0) -> Node2D:
+	var spring := make_spring(case["bones"], 2, true)
 	spring.collision_radius = radius
-	add_child(spring)
 	return spring
 
 
 func test_a_tail_rests_on_a_floor_and_still_swings() -> void:
 	var floor_top := 280.0
 	var floor := make_box(Vector2(400, floor_top + 20), Vector2(1200, 40))
-	var case := make_tail_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
-	var spring := make_spring(case)
+	var case := Characters.with_tail(self, Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
+	var spring := make_colliding_spring(case)
 	spring.gravity = DOWN
 	spring.stiffness = 30.0
 	spring.damping = 3.0
@@ -61,8 +55,8 @@ func test_a_tail_rests_on_a_floor_and_still_swings() -> void:
 func test_a_tail_thrown_at_a_thin_wall_does_not_pass() -> void:
 	var wall_x := 400.0
 	var wall := make_box(Vector2(wall_x + 1, 200), Vector2(2, 400))
-	var case := make_tail_character(Vector2(wall_x - 100, 200), [30.0, 30.0, 30.0, 30.0], [PI, 0.0, 0.0, 0.0], 0.25)
-	var spring := make_spring(case, 4.0)
+	var case := Characters.with_tail(self, Vector2(wall_x - 100, 200), [30.0, 30.0, 30.0, 30.0], [PI, 0.0, 0.0, 0.0], 0.25)
+	var spring := make_colliding_spring(case, 4.0)
 	spring.stiffness = 2000.0
 	spring.damping = 2.0
 	await settle_physics()
@@ -82,8 +76,8 @@ func test_a_tail_thrown_at_a_thin_wall_does_not_pass() -> void:
 
 func test_a_moving_body_pushes_the_tail_out() -> void:
 	# A tail hanging straight down; a box rises into it from below at 120 px/s and stops 40 px above where the tip was.
-	var case := make_tail_character(Vector2(300, 100), [30.0, 30.0, 30.0, 30.0], [PI / 2 - 0.25, 0.0, 0.0, 0.0], 0.25)
-	var spring := make_spring(case)
+	var case := Characters.with_tail(self, Vector2(300, 100), [30.0, 30.0, 30.0, 30.0], [PI / 2 - 0.25, 0.0, 0.0, 0.0], 0.25)
+	var spring := make_colliding_spring(case)
 	spring.gravity = DOWN
 	spring.stiffness = 20.0
 	var radius: float = spring.collision_radius
@@ -106,10 +100,6 @@ func test_a_moving_body_pushes_the_tail_out() -> void:
 		node.free()
 
 
-func mirror_x(p: Vector2, axis: float) -> Vector2:
-	return Vector2(2.0 * axis - p.x, p.y)
-
-
 ## One mirrored run: a character and its mirror image (scale.x = -1) swing tails into a floor and a wall standing
 ## on it, pushed by `force` px/s² toward the wall, for 300 frames. Returns the worst mirrored joint difference and
 ## the frames in contact.
@@ -120,38 +110,20 @@ func mirrored_run(force: float, stiffness: float, axis := 500.0) -> Vector2:
 		make_box(Vector2(axis - 150 + 75, 240), Vector2(6, 200)),
 		make_box(Vector2(axis + 150 - 75, 240), Vector2(6, 200)),
 	]
-	var lengths := [34.0, 28.0, 24.0, 18.0]
-	var rotations := [1.2, 0.3, -0.2, 0.4]
-	var a := make_tail_character(Vector2(axis - 150, 250), lengths, rotations, 0.25)
-	var b := make_tail_character(Vector2(axis + 150, 250), lengths, rotations, 0.25)
-	b["character"].scale = Vector2(-1, 1)
-	var sa := make_spring(a)
-	var sb := make_spring(b)
-	for s in [sa, sb]:
-		s.gravity = DOWN
-		s.stiffness = stiffness
-		s.damping = 2.0
-	sa.external_force = Vector2(force, 0)
-	sb.external_force = Vector2(-force, 0)
+	var pair := Characters.mirrored_tails(self, axis)
+	var a: Dictionary = pair[0]
+	var b: Dictionary = pair[1]
+	var springs := make_mirrored_springs(pair, stiffness, 2.0, force, 5.0)
 	await settle_physics()
 	var worst := 0.0
 	var touched := 0
 	for frame in 300:
-		var t := frame / 60.0
-		var offset := Vector2(40.0 * sin(2.0 * t), 15.0 * sin(3.1 * t))
-		a["character"].position = Vector2(axis - 150, 250) + offset
-		b["character"].position = Vector2(axis + 150 - offset.x, 250 + offset.y)
-		a["character"].rotation = 0.3 * sin(1.7 * t)
-		b["character"].rotation = -0.3 * sin(1.7 * t)
-		sa.advance(1.0 / 60.0)
-		sb.advance(1.0 / 60.0)
+		step_mirrored_springs(pair, springs, axis, frame, Vector2(40, 15))
 		var ja := joints_of(a["bones"])
-		var jb := joints_of(b["bones"])
-		for i in ja.size():
-			worst = maxf(worst, mirror_x(ja[i], axis).distance_to(jb[i]))
+		worst = maxf(worst, largest_mirror_distance(ja, joints_of(b["bones"]), axis))
 		if ja[-1].y > floor_top - 6.0 or ja[-1].x > axis - 75 - 3 - 6.0:
 			touched += 1
-	for node in [a["character"], b["character"], sa, sb] + world:
+	for node in [a["character"], b["character"]] + springs + world:
 		node.free()
 	return Vector2(worst, touched)
 
@@ -210,8 +182,8 @@ func test_a_turn_on_the_floor_mirrors_the_tail_without_a_whip() -> void:
 	# turn's frame than in an ordinary one, and no end is left in the floor.
 	var floor_top := 300.0
 	var floor := make_box(Vector2(400, floor_top + 20), Vector2(1200, 40))
-	var case := make_tail_character(Vector2(400, 240), [26.0, 24.0, 22.0, 20.0], [2.0, 0.4, 0.3, 0.2], 0.25)
-	var spring := make_spring(case)
+	var case := Characters.with_tail(self, Vector2(400, 240), [26.0, 24.0, 22.0, 20.0], [2.0, 0.4, 0.3, 0.2], 0.25)
+	var spring := make_colliding_spring(case)
 	spring.gravity = Vector2(0, 1500)
 	spring.stiffness = 20.0
 	spring.damping = 6.0
@@ -253,8 +225,8 @@ func test_a_turn_on_the_floor_mirrors_the_tail_without_a_whip() -> void:
 
 func test_colliders_are_off_by_default_and_off_changes_nothing() -> void:
 	var floor := make_box(Vector2(400, 300), Vector2(1200, 40))
-	var a := make_tail_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
-	var b := make_tail_character(Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
+	var a := Characters.with_tail(self, Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
+	var b := Characters.with_tail(self, Vector2(300, 200), [30.0, 30.0, 30.0, 30.0], [1.2, 0.1, 0.1, 0.1], 0.25)
 	var plain: Node2D = ClassDB.instantiate("SpringChain2D")
 	expect(not plain.use_colliders and plain.collision_mask == 1 and plain.collision_radius > 0.0, "defaults: off, layer 1")
 	expect(plain.collide_with_bodies and not plain.collide_with_areas, "defaults: bodies, not areas")
@@ -262,7 +234,7 @@ func test_colliders_are_off_by_default_and_off_changes_nothing() -> void:
 	plain.root_bone = a["bones"][0]
 	plain.tip_bone = a["bones"][-1]
 	add_child(plain)
-	var masked := make_spring(b)
+	var masked := make_colliding_spring(b)
 	masked.collision_mask = 2  # the floor is on layer 1 only
 	await settle_physics()
 	var worst := 0.0
@@ -276,8 +248,7 @@ func test_colliders_are_off_by_default_and_off_changes_nothing() -> void:
 		var ja := joints_of(a["bones"])
 		var jb := joints_of(b["bones"])
 		deepest = maxf(deepest, ja[-1].y)
-		for i in ja.size():
-			worst = maxf(worst, ja[i].distance_to(jb[i]))
+		worst = maxf(worst, largest_distance(ja, jb))
 	expect(deepest > 280.0, "without colliders the tail hangs through the floor as before (tip down to %s)" % deepest)
 	expect(worst == 0.0, "colliders on with a mask that misses the floor: the same pose (off by %s px)" % worst)
 	for node in [a["character"], b["character"], plain, masked, floor]:
@@ -288,16 +259,14 @@ func test_a_bad_radius_is_refused_with_one_message() -> void:
 	var spring: Node2D = ClassDB.instantiate("SpringChain2D")
 	add_child(spring)
 	spring.collision_radius = 7.5
-	var logger := ErrorLog.new()
-	OS.add_logger(logger)
+	error_log.take()
 	for value in [NAN, -1.0, INF, -INF]:
 		spring.collision_radius = value
 		expect(spring.collision_radius == 7.5, "collision_radius = %s is refused (keeps 7.5)" % value)
-	expect(logger.messages.size() == 4, "one message per refused value (got %d)" % logger.messages.size())
-	for m in logger.messages:
+	var messages := error_log.take()
+	expect(messages.size() == 4, "one message per refused value (got %d)" % messages.size())
+	for m in messages:
 		expect("collision_radius" in m, "the message names the property: %s" % m)
-	OS.remove_logger(logger)
-	logger.take()
 	spring.collision_radius = 0.0
 	expect(spring.collision_radius == 0.0, "0 is taken (no collision)")
 	spring.free()

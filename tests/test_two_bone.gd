@@ -2,7 +2,8 @@ extends "res://lib/test_case.gd"
 ## TwoBoneIk2D: exact reach, out of reach, too close, and softness easing into the straight limb.
 
 
-func setup(softness := 0.0) -> Dictionary:
+## A TwoBoneIk2D (manual mode, `softness`) on a 60 + 40 px limb (bone angles 0, not mirrored) and its target.
+func make_softened_limb(softness := 0.0) -> Dictionary:
 	var skeleton := make_chain([60.0, 40.0], [0.4, 0.8])
 	var bones := bones_of(skeleton)
 	var target := make_target(Vector2.ZERO)
@@ -17,7 +18,7 @@ func aim(case: Dictionary, distance: float) -> void:
 
 
 func test_reach_out_of_reach_and_too_close() -> void:
-	var case := setup()
+	var case := make_softened_limb()
 	var ik: Node2D = case["ik"]
 	for d in [25.0, 50.0, 80.0, 99.9]:
 		aim(case, d)
@@ -32,7 +33,7 @@ func test_reach_out_of_reach_and_too_close() -> void:
 
 
 func test_softness_eases_into_the_straight_limb() -> void:
-	var soft := setup(20.0)
+	var soft := make_softened_limb(20.0)
 	var ik: Node2D = soft["ik"]
 	aim(soft, 75.0)
 	expect(ik.last_error < 1e-2, "below reach - softness: exact (error %s)" % ik.last_error)

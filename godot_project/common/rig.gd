@@ -18,18 +18,22 @@ static func bone(parent: Node, bone_name: String, position: Vector2, length: flo
 
 
 ## A chain of Bone2D under `parent` (usually a Skeleton2D), root first, each bone the parent of the next: bone i has
-## length `lengths[i]` along its own x axis (bone angle 0), sits at the end of bone i - 1 (the root at `parent`'s
-## origin), has local rotation `rotations[i]` (0 where `rotations` is shorter) and is named `name_format % i`.
-## Every chain the demo scenes, the tests and the benchmark build in code comes from here (tests/lib/rig.gd links to
-## this file). Returns the bones, root first.
-static func chain(parent: Node, lengths: Array, rotations: Array = [], name_format := "bone_%d") -> Array[Bone2D]:
+## length `lengths[i]` along its bone angle `bone_angles[i]` (radians in its own space; 0, its x axis, where
+## `bone_angles` is shorter), sits at the end of bone i - 1 (the root at `parent`'s origin), has local rotation
+## `rotations[i]` (0 where `rotations` is shorter) and is named `name_format % i`. With bone angles the bones are as
+## a rig drawn in the editor has them: each child where its parent's drawn end is. Every chain the demo scenes, the
+## tests and the benchmark build in code comes from here (tests/lib/rig.gd links to this file). Returns the bones,
+## root first.
+static func chain(parent: Node, lengths: Array, rotations: Array = [], name_format := "bone_%d", bone_angles: Array = []) -> Array[Bone2D]:
 	var bones: Array[Bone2D] = []
+	var at := Vector2.ZERO
 	for i in lengths.size():
-		var at := Vector2.ZERO if i == 0 else Vector2(lengths[i - 1], 0)
 		var rotation: float = rotations[i] if i < rotations.size() else 0.0
-		var b := bone(parent, name_format % i, at, lengths[i], 0.0, rotation)
+		var angle: float = bone_angles[i] if i < bone_angles.size() else 0.0
+		var b := bone(parent, name_format % i, at, lengths[i], angle, rotation)
 		bones.append(b)
 		parent = b
+		at = Vector2.from_angle(angle) * lengths[i]
 	return bones
 
 

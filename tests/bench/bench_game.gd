@@ -14,6 +14,7 @@ extends SceneTree
 
 const Rig := preload("res://lib/rig.gd")
 const BuiltinIk := preload("res://bench/builtin_ik.gd")
+const Timing := preload("res://bench/timing.gd")
 const LENGTH := 24.0
 ## Bone angle of every third bone (the child sits at the end of the bone, along it).
 const BONE_ANGLE := 0.25
@@ -52,32 +53,29 @@ func _initialize() -> void:
 			only_case = arg.substr(7)
 		elif arg.begins_with("--blocks="):
 			blocks = int(arg.substr(9))
-	# A script error stops the coroutine without quitting: the watchdog ends the run (xtask then fails it).
-	create_timer(60.0 if quick else 1500.0).timeout.connect(func(): printerr("bench: watchdog"); quit(3))
+	Timing.start_watchdog(self, 60.0 if quick else 1500.0)
 	_run.call_deferred()
 
 
-## One skeleton with an n-bone chain, a target and (for the built-in CCD) a node at the tip's end.
-func make_rig(n: int, k: int) -> Dictionary:
+## Chain k of a set: a skeleton (mirrored for odd k) with n bones of LENGTH px, every third one (from the second)
+## with BONE_ANGLE and each child at its parent's drawn end, a target and (for the built-in CCD) a node at the tip's
+## end; with the GDScript solvers' buffers.
+func make_game_chain(n: int, k: int) -> Dictionary:
 	var skeleton := Skeleton2D.new()
 	skeleton.position = Vector2((k % 40) * 60.0, (k / 40) * 60.0)
 	var mirrored := k % 2 == 1
 	if mirrored:
 		skeleton.scale = Vector2(-1, 1)
 	root.add_child(skeleton)
-	var bones: Array[Bone2D] = []
-	var parent: Node = skeleton
-	var at := Vector2.ZERO
+	var lengths := []
+	var rotations := []
+	var angles := []
 	for i in n:
-		var angle := BONE_ANGLE if i % 3 == 1 else 0.0
-		var b := Rig.bone(parent, "b%d" % i, at, LENGTH, angle, 0.2 if i > 0 else 0.1 * (k % 7))
-		bones.append(b)
-		at = Vector2.from_angle(angle) * LENGTH
-		parent = b
-	var tip := Node2D.new()
-	tip.name = "tip"
-	tip.position = at
-	bones[-1].add_child(tip)
+		lengths.append(LENGTH)
+		rotations.append(0.2 if i > 0 else 0.1 * (k % 7))
+		angles.append(BONE_ANGLE if i % 3 == 1 else 0.0)
+	var bones := Rig.chain(skeleton, lengths, rotations, "b%d", angles)
+	var tip := BuiltinIk.add_tip(bones[-1])
 	var target := Node2D.new()
 	root.add_child(target)
 	var rig := {"skeleton": skeleton, "bones": bones, "target": target, "tip": tip, "k": k,
@@ -208,19 +206,6 @@ func gd_two_bone(rig: Dictionary, goal: Vector2) -> int:
 
 # --- Measuring --------------------------------------------------------------------------------------------------
 
-func stats(samples: Array) -> Dictionary:
-	var s := samples.duplicate()
-	s.sort()
-	var n := s.size()
-	if n == 0:
-		return {"median": 0.0, "p10": 0.0, "p90": 0.0, "p99": 0.0, "max": 0.0, "mean": 0.0}
-	var total := 0.0
-	for x in s:
-		total += x
-	return {"median": s[n / 2], "p10": s[n / 10], "p90": s[(n * 9) / 10], "p99": s[mini((n * 99) / 100, n - 1)],
-		"max": s[n - 1], "mean": total / n}
-
-
 func heap_counts() -> Array:
 	if not ClassDB.class_exists("Reach2DDebug"):
 		return [-1, -1]
@@ -271,7 +256,7 @@ func make_set(kind: String, method: String, n: int, k: int) -> Dictionary:
 	var group := {"rigs": [], "iks": [], "floors": [], "n": n, "iterations": 0, "solves": 0, "t": 0,
 		"samples": [], "errors": [], "allocations": 0, "all_allocations": 0}
 	for c in k:
-		var rig := make_rig(n, c)
+		var rig := make_game_chain(n, c)
 		group["rigs"].append(rig)
 		match method:
 			"reach2d", "batch":
@@ -323,15 +308,11 @@ func measure(kind: String, n: int, k: int) -> Dictionary:
 	var result := {}
 	for method in methods:
 		var group: Dictionary = sets[method]
-		result[method] = {"time": stats(group["samples"]), "error": stats(group["errors"]),
+		result[method] = {"time": Timing.stats(group["samples"]), "error": Timing.stats(group["errors"]),
 			"iterations": float(group["iterations"]) / maxi(group["solves"], 1), "solves": group["solves"],
 			"allocations": group["allocations"], "all_allocations": group["all_allocations"]}
 		free_set(group)
 	return result
-
-
-func fmt_time(s: Dictionary) -> String:
-	return "%.2f [%.2f, %.2f]" % [s["median"], s["p10"], s["p90"]]
 
 
 func fmt_error(s: Dictionary) -> String:
@@ -343,8 +324,7 @@ func solve_table() -> void:
 		["fabrik", 2, big], ["fabrik", 4, big], ["fabrik", 8, big], ["fabrik", 16, big], ["fabrik", 64, maxi(big / 5, 1)],
 		["ccd", 4, big], ["ccd", 8, big], ["ccd", 16, big], ["two_bone", 2, big]]
 	print("# Realistic workload: us per chain, median [p10, p90] over %d blocks of %d frames; tip error px mean / p99 / max" % [blocks, frames_per_block])
-	print("| solver | N | K | Reach2D us | batch us | built-in us | GDScript us | I/O floor us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor | batch / Reach2D | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | batch error | built-in error | GDScript error | heap allocations: nodes' code / all Rust / solves, Reach2D; batch |")
-	print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	Timing.print_table_head("| solver | N | K | Reach2D us | batch us | built-in us | GDScript us | I/O floor us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor | batch / Reach2D | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | batch error | built-in error | GDScript error | heap allocations: nodes' code / all Rust / solves, Reach2D; batch |")
 	if only_case != "":
 		var parts := only_case.split(":")
 		cases = [[parts[0], int(parts[1]), big]]
@@ -355,7 +335,7 @@ func solve_table() -> void:
 		var r := measure(kind, n, k)
 		if methods != ALL_METHODS:
 			for method in methods:
-				print("| %s | %d | %d | %s | %s |" % [kind, n, k, method, fmt_time(r[method]["time"])])
+				print("| %s | %d | %d | %s | %s |" % [kind, n, k, method, Timing.fmt_time(r[method]["time"])])
 			continue
 		var ours: Dictionary = r["reach2d"]
 		var batch: Dictionary = r["batch"]
@@ -363,8 +343,8 @@ func solve_table() -> void:
 		var bt: float = batch["time"]["median"]
 		var ft: float = r["floor"]["time"]["median"]
 		print("| %s | %d | %d | %s | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx | %.2f | %.2f | %s | %s | %s | %s | %d / %d / %d; %d / %d / %d |" % [
-			kind, n, k, fmt_time(ours["time"]), fmt_time(batch["time"]), fmt_time(r["builtin"]["time"]),
-			fmt_time(r["gdscript"]["time"]), fmt_time(r["floor"]["time"]), r["builtin"]["time"]["median"] / ot,
+			kind, n, k, Timing.fmt_time(ours["time"]), Timing.fmt_time(batch["time"]), Timing.fmt_time(r["builtin"]["time"]),
+			Timing.fmt_time(r["gdscript"]["time"]), Timing.fmt_time(r["floor"]["time"]), r["builtin"]["time"]["median"] / ot,
 			r["builtin"]["time"]["median"] / bt, ot / ft, bt / ft, bt / ot, r["gdscript"]["time"]["median"] / ot,
 			ours["iterations"], r["gdscript"]["iterations"], fmt_error(ours["error"]), fmt_error(batch["error"]),
 			fmt_error(r["builtin"]["error"]), fmt_error(r["gdscript"]["error"]),
@@ -384,8 +364,7 @@ func no_readback_table() -> void:
 	readback = false
 	print("")
 	print("# Without read-back between frames: us per chain, median [p10, p90] over %d blocks of %d frames" % [blocks, frames_per_block])
-	print("| solver | N | K | Reach2D us | batch us | built-in us | I/O floor us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor |")
-	print("|---|---|---|---|---|---|---|---|---|---|---|")
+	Timing.print_table_head("| solver | N | K | Reach2D us | batch us | built-in us | I/O floor us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor |")
 	for case in cases:
 		var r := measure(case[0], case[1], case[2])
 		var ot: float = r["reach2d"]["time"]["median"]
@@ -393,8 +372,8 @@ func no_readback_table() -> void:
 		var ft: float = r["floor"]["time"]["median"]
 		var builtin: float = r["builtin"]["time"]["median"]
 		print("| %s | %d | %d | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx |" % [case[0], case[1], case[2],
-			fmt_time(r["reach2d"]["time"]), fmt_time(r["batch"]["time"]), fmt_time(r["builtin"]["time"]),
-			fmt_time(r["floor"]["time"]), builtin / ot, builtin / bt, ot / ft, bt / ft])
+			Timing.fmt_time(r["reach2d"]["time"]), Timing.fmt_time(r["batch"]["time"]), Timing.fmt_time(r["builtin"]["time"]),
+			Timing.fmt_time(r["floor"]["time"]), builtin / ot, builtin / bt, ot / ft, bt / ft])
 	methods = saved
 	readback = true
 
@@ -406,7 +385,7 @@ func floor_table() -> void:
 	var rigs := []
 	var floors := []
 	for c in k:
-		var rig := make_rig(n, c)
+		var rig := make_game_chain(n, c)
 		rigs.append(rig)
 		floors.append(add_floor(rig))
 	var calls := ["get_rotation", "get_transform", "set_rotation (root)", "set_rotation (tip)",
@@ -414,13 +393,12 @@ func floor_table() -> void:
 		"get_bone_angle", "get_length", "instance_id"]
 	print("")
 	print("# Engine calls from Rust: ns per call, median [p10, p90] over %d runs of 2000 calls" % blocks)
-	print("| call | ns |")
-	print("|---|---|")
+	Timing.print_table_head("| call | ns |")
 	for c in calls.size():
 		var samples := []
 		for b in blocks:
 			samples.append(floors[b % k].time_call(c, 2000))
-		print("| %s | %s |" % [calls[c], fmt_time(stats(samples))])
+		print("| %s | %s |" % [calls[c], Timing.fmt_time(Timing.stats(samples))])
 	var variants := ["nodes' path: checks + read + set_rotation, tip to root", "cached handles, no checks: get_transform + get_rotation, set_rotation root to tip",
 		"same, written tip to root", "get_global_transform per bone instead of get_transform", "set_transform instead of set_rotation",
 		"get_rotation only (no transform read)", "read only, no write"]
@@ -444,11 +422,10 @@ func floor_table() -> void:
 				rig["skeleton"].position.x += 0.5 if b % 2 == 0 else -0.5
 	print("")
 	print("# I/O floor alternatives, N = %d, K = %d: us per chain, median [p10, p90] over %d blocks" % [n, k, blocks])
-	print("| variant | us per chain | per bone |")
-	print("|---|---|---|")
+	Timing.print_table_head("| variant | us per chain | per bone |")
 	for v in variants.size():
-		var s := stats(samples[v])
-		print("| %s | %s | %.3f |" % [variants[v], fmt_time(s), s["median"] / n])
+		var s := Timing.stats(samples[v])
+		print("| %s | %s | %.3f |" % [variants[v], Timing.fmt_time(s), s["median"] / n])
 	for rig in rigs:
 		rig["skeleton"].free()
 		rig["target"].free()
@@ -477,8 +454,7 @@ func frame_table() -> void:
 	print("# Engine-driven frames, K = %d characters: node processing time per frame in ms, median [p10, p90] over %d turns of %d frames" % [k, turns, frames])
 	var first := marker(-1000000)
 	var last := marker(1000000)
-	print("| solver | N | Reach2D UPDATE_PROCESS, batched ms | same, per node (own priority) ms | built-in stacks ms | nothing ms | Reach2D disabled, batched ms | built-in / batched | built-in / per node | per node / batched | built-in / batched, minus nothing | batched heap allocations: nodes' code / all Rust / frames |")
-	print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+	Timing.print_table_head("| solver | N | Reach2D UPDATE_PROCESS, batched ms | same, per node (own priority) ms | built-in stacks ms | nothing ms | Reach2D disabled, batched ms | built-in / batched | built-in / per node | per node / batched | built-in / batched, minus nothing | batched heap allocations: nodes' code / all Rust / frames |")
 	for case in [["fabrik", 8], ["two_bone", 2]]:
 		var kind: String = case[0]
 		var n: int = case[1]
@@ -486,18 +462,18 @@ func frame_table() -> void:
 		var per_node := []
 		var theirs := []
 		for c in k:
-			var a := make_rig(n, c)
+			var a := make_game_chain(n, c)
 			add_reach2d(kind, a, 0)
 			ours.append(a)
 			# A process priority of its own: not batched, each node runs its own _process (the per-node path).
-			var p := make_rig(n, c)
+			var p := make_game_chain(n, c)
 			var own := add_reach2d(kind, p, 0)
 			p["skeleton"].remove_child(own)
 			own.process_priority = 101
 			own.process_physics_priority = 101
 			p["skeleton"].add_child(own)
 			per_node.append(p)
-			var b := make_rig(n, c)
+			var b := make_game_chain(n, c)
 			BuiltinIk.add(kind, b)
 			theirs.append(b)
 		var samples := {"reach2d": [], "per_node": [], "builtin": [], "none": [], "dispatch": []}
@@ -530,12 +506,12 @@ func frame_table() -> void:
 					allocations += after[0] - heap[0]
 					all_allocations += after[1] - heap[1]
 					counted_frames += frames + 2
-		var o := stats(samples["reach2d"])
-		var p := stats(samples["per_node"])
-		var b := stats(samples["builtin"])
-		var z := stats(samples["none"])
-		var d := stats(samples["dispatch"])
-		print("| %s | %d | %s | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx | %d / %d / %d |" % [kind, n, fmt_time(o), fmt_time(p), fmt_time(b), fmt_time(z), fmt_time(d),
+		var o := Timing.stats(samples["reach2d"])
+		var p := Timing.stats(samples["per_node"])
+		var b := Timing.stats(samples["builtin"])
+		var z := Timing.stats(samples["none"])
+		var d := Timing.stats(samples["dispatch"])
+		print("| %s | %d | %s | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx | %d / %d / %d |" % [kind, n, Timing.fmt_time(o), Timing.fmt_time(p), Timing.fmt_time(b), Timing.fmt_time(z), Timing.fmt_time(d),
 			b["median"] / o["median"], b["median"] / p["median"], p["median"] / o["median"],
 			(b["median"] - z["median"]) / maxf(o["median"] - z["median"], 1e-6),
 			allocations, all_allocations, counted_frames])

@@ -10,7 +10,15 @@ extends SceneTree
 ## addons/reach2d/bin as `cargo xtask bench` does); `-- --quick` runs a few characters.
 
 const Rig := preload("res://lib/rig.gd")
+const Characters := preload("res://lib/characters.gd")
+const Timing := preload("res://bench/timing.gd")
 const DT := 1.0 / 60.0
+## The tests' two-legged character (Characters.two_legged) with a shorter hips bone, a shorter straight foot and the
+## soles 4 px under the ankles.
+const MEASURES := {
+	"hips": 10.0, "thigh": 40.0, "shin": 40.0, "poses": [[-0.5, 0.4], [0.1, 0.4]],
+	"foot": 12.0, "foot_angle": 0.0, "foot_rotation": -0.2, "foot_height": 4.0,
+}
 
 var big := 400
 var blocks := 15
@@ -22,47 +30,22 @@ func _initialize() -> void:
 		big = 8
 		blocks = 2
 		frames_per_block = 2
-	create_timer(600.0).timeout.connect(func(): printerr("bench: watchdog"); quit(3))
+	Timing.start_watchdog(self, 600.0)
 	_run.call_deferred()
 
 
-func make_character(k: int, grounded: bool) -> Dictionary:
-	var character := Node2D.new()
-	var row := k / 40
-	character.position = Vector2(60 + (k % 40) * 50.0, 100 + row * 200.0)
-	if k % 2 == 1:
-		character.scale = Vector2(-1, 1)
-	root.add_child(character)
-	var skeleton := Skeleton2D.new()
-	character.add_child(skeleton)
-	var hips := Rig.bone(skeleton, "Hips", Vector2.ZERO, 10.0, -PI / 2)
-	var legs: Array[Node2D] = []
-	var feet: Array[Bone2D] = []
+## Character k of a row of 40 (odd ones mirrored), its legs in manual mode: grounded by a FootGrounder2D, or (plain)
+## each leg reaching for a fixed target 4 px under its animated ankle.
+func make_two_legged(k: int, grounded: bool) -> Dictionary:
+	var at := Vector2(60 + (k % 40) * 50.0, 100 + (k / 40) * 200.0)
+	var character := Characters.two_legged(root, at, -1.0 if k % 2 == 1 else 1.0, root, MEASURES)
 	for i in 2:
-		var thigh := Rig.bone(hips, "Thigh%d" % i, Vector2.ZERO, 40.0, PI / 2, [-0.5, 0.1][i])
-		var shin := Rig.bone(thigh, "Shin%d" % i, Vector2(0, 40), 40.0, PI / 2, 0.4)
-		feet.append(Rig.bone(shin, "Foot%d" % i, Vector2(0, 40), 12.0, 0.0, -0.2))
-		var leg: Node2D = ClassDB.instantiate("TwoBoneIk2D")
+		var leg: Node2D = character["legs"][i]
 		leg.update_mode = 2
-		leg.root_bone = thigh
-		leg.tip_bone = shin
 		if not grounded:
-			leg.target = Rig.target(character, "Target%d" % i, Rig.bone_end(shin) + Vector2(0, 4))
-		root.add_child(leg)
-		legs.append(leg)
-	var grounder: Node2D = null
-	if grounded:
-		grounder = ClassDB.instantiate("FootGrounder2D")
-		grounder.update_mode = 2
-		grounder.position = Vector2(0, 40.0 * (cos(0.5) + cos(0.1)) + 4.0)
-		character.add_child(grounder)
-		grounder.first_leg = legs[0]
-		grounder.second_leg = legs[1]
-		grounder.first_foot = feet[0]
-		grounder.second_foot = feet[1]
-		grounder.hips = hips
-		grounder.foot_height = 4.0
-	return {"character": character, "legs": legs, "grounder": grounder}
+			leg.target = Rig.target(character["character"], "Target%d" % i, Rig.bone_end(character["shins"][i]) + Vector2(0, 4))
+	character["grounder"] = Characters.foot_grounder(character, MEASURES) if grounded else null
+	return character
 
 
 ## A floor of slopes and steps under each row of characters.
@@ -94,8 +77,8 @@ func _run() -> void:
 	var grounded: Array[Dictionary] = []
 	var plain: Array[Dictionary] = []
 	for k in big:
-		grounded.append(make_character(k, true))
-		plain.append(make_character(k, false))
+		grounded.append(make_two_legged(k, true))
+		plain.append(make_two_legged(k, false))
 	for i in 3:
 		await physics_frame
 	var times := {"grounded": [], "plain": []}
@@ -126,24 +109,17 @@ func _run() -> void:
 					grounded_frames += frames_per_block
 				times[method].append(usec / float(frames_per_block * set.size()))
 		frame += frames_per_block
-	var g := median(times["grounded"])
-	var p := median(times["plain"])
+	var g: float = Timing.stats(times["grounded"])["median"]
+	var p: float = Timing.stats(times["plain"])["median"]
 	print("# FootGrounder2D, %d characters (half mirrored), %d blocks of %d frames, %s" % [big, blocks, frames_per_block, Engine.get_version_info()["string"]])
-	print("| per character per frame | median us | spread (min-max of blocks) us |")
-	print("|---|---|---|")
+	Timing.print_table_head("| per character per frame | median us | spread (min-max of blocks) us |")
 	print("| grounded: FootGrounder2D.advance() (2 rays, hips, 2 legs, 2 feet) | %.2f | %.2f-%.2f |" % [g, times["grounded"].min(), times["grounded"].max()])
 	print("| plain: the two legs' solve() toward targets | %.2f | %.2f-%.2f |" % [p, times["plain"].min(), times["plain"].max()])
 	var ratios := []
 	for i in times["grounded"].size():
 		ratios.append(times["grounded"][i] / times["plain"][i])
-	print("| ratio grounded / plain, block by block (same process) | %.2fx | %.2f-%.2fx |" % [median(ratios), ratios.min(), ratios.max()])
+	print("| ratio grounded / plain, block by block (same process) | %.2fx | %.2f-%.2fx |" % [Timing.stats(ratios)["median"], ratios.min(), ratios.max()])
 	for method in ["grounded", "plain"]:
 		print("| heap allocations, %s, over %d frames x %d characters (after the first block): nodes' code / all Rust code | %d / %d | |" % [method, grounded_frames, big, allocations[method][0], allocations[method][1]])
 	print("REACH2D_DONE")
 	quit(0)
-
-
-func median(values: Array) -> float:
-	var sorted := values.duplicate()
-	sorted.sort()
-	return sorted[sorted.size() / 2] if not sorted.is_empty() else NAN

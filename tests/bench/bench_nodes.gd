@@ -9,15 +9,17 @@ const LENGTH := 24.0
 ## The Bone2D chain builder shared with the tests and the demo (a link to godot_project/common/rig.gd).
 const Rig := preload("res://lib/rig.gd")
 const BuiltinIk := preload("res://bench/builtin_ik.gd")
+const Timing := preload("res://bench/timing.gd")
 
 
 func _initialize() -> void:
-	create_timer(600.0).timeout.connect(func(): printerr("bench: watchdog"); quit(3))
+	Timing.start_watchdog(self, 600.0)
 	_run.call_deferred()
 
 
-## A skeleton with an n-bone chain along a gentle curve, plus a target and a Node2D at the tip's end.
-func make_rig(n: int, at: Vector2, mirrored: bool) -> Dictionary:
+## A skeleton with an n-bone chain of LENGTH px bones along a gentle curve (each turned 0.15 rad, bone angles 0),
+## mirrored when `mirrored`, plus a target and a Node2D at the tip's end.
+func make_curved_chain(n: int, at: Vector2, mirrored: bool) -> Dictionary:
 	var skeleton := Skeleton2D.new()
 	skeleton.position = at
 	if mirrored:
@@ -30,10 +32,7 @@ func make_rig(n: int, at: Vector2, mirrored: bool) -> Dictionary:
 	rotations.resize(n)
 	rotations.fill(0.15)
 	var bones := Rig.chain(skeleton, lengths, rotations, "b%d")
-	var tip := Node2D.new()
-	tip.name = "tip"
-	tip.position = Vector2(LENGTH, 0)
-	bones[-1].add_child(tip)
+	var tip := BuiltinIk.add_tip(bones[-1])
 	var target := Node2D.new()
 	root.add_child(target)
 	return {"skeleton": skeleton, "bones": bones, "target": target, "tip": tip}
@@ -66,23 +65,12 @@ func place_target(rig: Dictionary, k: int, n: int) -> void:
 	rig["target"].global_position = skeleton.global_position + Vector2(cos(angle), sin(angle)) * reach * 0.6
 
 
-func effector(rig: Dictionary) -> Vector2:
-	var tip: Bone2D = rig["bones"][-1]
-	return tip.global_transform * Vector2(tip.get_length(), 0)
-
-
-func stats(samples: Array) -> Dictionary:
-	samples.sort()
-	var n := samples.size()
-	return {"median": samples[n / 2], "p10": samples[n / 10], "p90": samples[(n * 9) / 10]}
-
-
 ## Median/spread of the time to solve each chain once, and the mean effector error after one solve.
 func measure(kind: String, n: int, use_builtin: bool, mirrored: bool) -> Dictionary:
 	var rigs := []
 	var iks := []
 	for c in CHAINS_PER_SET:
-		var rig := make_rig(n, Vector2(200 + (c % 8) * 220, 200 + (c / 8) * 220), mirrored)
+		var rig := make_curved_chain(n, Vector2(200 + (c % 8) * 220, 200 + (c / 8) * 220), mirrored)
 		rigs.append(rig)
 		if use_builtin:
 			BuiltinIk.add(kind, rig)
@@ -105,13 +93,13 @@ func measure(kind: String, n: int, use_builtin: bool, mirrored: bool) -> Diction
 		samples.append(float(elapsed) / rigs.size())
 		if r == REPEATS - 1:
 			for rig in rigs:
-				error_sum += effector(rig).distance_to(rig["target"].global_position)
+				error_sum += Rig.bone_end(rig["bones"][-1]).distance_to(rig["target"].global_position)
 	for rig in rigs:
 		rig["skeleton"].free()
 		rig["target"].free()
 	for ik in iks:
 		ik.free()
-	var s := stats(samples)
+	var s := Timing.stats(samples)
 	s["error"] = error_sum / rigs.size()
 	return s
 
@@ -134,7 +122,7 @@ func measure_spring(n: int, use_builtin: bool, colliders := false, engine := fal
 	var floors := []
 	for c in CHAINS_PER_SET:
 		var at := Vector2(200 + (c % 8) * spacing, 200 + (c / 8) * spacing)
-		var rig := make_rig(n, at, c % 2 == 1)
+		var rig := make_curved_chain(n, at, c % 2 == 1)
 		rigs.append(rig)
 		if colliders:
 			var body := StaticBody2D.new()
@@ -154,7 +142,7 @@ func measure_spring(n: int, use_builtin: bool, colliders := false, engine := fal
 			for i in n:
 				m.set_jiggle_joint_bone2d_node(i, skeleton.get_path_to(bones[i]))
 				m.set_jiggle_joint_bone_index(i, bones[i].get_index_in_skeleton())
-			rig["target"].global_position = effector(rig)
+			rig["target"].global_position = Rig.bone_end(rig["bones"][-1])
 			m.target_nodepath = skeleton.get_path_to(rig["target"])
 			m.use_gravity = true
 			m.gravity = Vector2(0, 6)
@@ -196,7 +184,7 @@ func measure_spring(n: int, use_builtin: bool, colliders := false, engine := fal
 		var elapsed := Time.get_ticks_usec() - start
 		samples.append(float(elapsed) / rigs.size())
 	for rig in rigs:
-		finite = finite and effector(rig).is_finite()
+		finite = finite and Rig.bone_end(rig["bones"][-1]).is_finite()
 		rig["skeleton"].free()
 		rig["target"].free()
 	for spring in springs:
@@ -205,7 +193,7 @@ func measure_spring(n: int, use_builtin: bool, colliders := false, engine := fal
 	var shapes_read: int = ClassDB.class_call_static("Reach2DDebug", "spring_shapes_read") - read_before
 	for body in floors:
 		body.free()
-	var s := stats(samples)
+	var s := Timing.stats(samples)
 	s["finite"] = finite
 	s["shapes"] = float(shapes_read) / (REPEATS * rigs.size())
 	return s
@@ -214,64 +202,65 @@ func measure_spring(n: int, use_builtin: bool, colliders := false, engine := fal
 func spring_table() -> void:
 	print("")
 	print("Secondary motion: microseconds per chain per 1/60 s frame (median [p10, p90]); half the chains mirrored")
-	print("| N | SpringChain2D us | per bone | per bone per substep | built-in jiggle us | per bone | jiggle / spring |")
-	print("|---|---|---|---|---|---|---|")
+	Timing.print_table_head("| N | SpringChain2D us | per bone | per bone per substep | built-in jiggle us | per bone | jiggle / spring |")
 	for n in [4, 8, 16]:
 		var ours: Dictionary = await measure_spring(n, false)
 		var theirs: Dictionary = await measure_spring(n, true)
-		print("| %d | %.2f [%.2f, %.2f] | %.3f | %.3f | %.2f [%.2f, %.2f] | %.3f | %.2fx |" % [
-			n, ours["median"], ours["p10"], ours["p90"], ours["median"] / n, ours["median"] / n / 4.0,
-			theirs["median"], theirs["p10"], theirs["p90"], theirs["median"] / n, theirs["median"] / ours["median"]])
+		print("| %d | %s | %.3f | %.3f | %s | %.3f | %.2fx |" % [n, Timing.fmt_time(ours), ours["median"] / n,
+			ours["median"] / n / 4.0, Timing.fmt_time(theirs), theirs["median"] / n, theirs["median"] / ours["median"]])
 		if not (ours["finite"] and theirs["finite"]):
 			print("| %d | not finite: spring %s, jiggle %s | | | | | |" % [n, ours["finite"], theirs["finite"]])
 	print("")
 	print("Colliders (a StaticBody2D floor under each chain): microseconds per chain per 1/60 s frame (median [p10, p90])")
-	print("| N | spring, colliders off | spring, colliders on | on / off | jiggle, colliders on | jiggle / spring (both on) |")
-	print("|---|---|---|---|---|---|")
+	Timing.print_table_head("| N | spring, colliders off | spring, colliders on | on / off | jiggle, colliders on | jiggle / spring (both on) |")
 	for n in [4, 8, 16]:
 		var off: Dictionary = await measure_spring(n, false, false)
 		var on: Dictionary = await measure_spring(n, false, true)
 		var jiggle: Dictionary = await measure_spring(n, true, true)
-		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2f [%.2f, %.2f] | %.2fx |" % [
-			n, off["median"], off["p10"], off["p90"], on["median"], on["p10"], on["p90"], on["median"] / off["median"],
-			jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / on["median"]])
+		print("| %d | %s | %s | %.2fx | %s | %.2fx |" % [n, Timing.fmt_time(off), Timing.fmt_time(on),
+			on["median"] / off["median"], Timing.fmt_time(jiggle), jiggle["median"] / on["median"]])
 		if not (off["finite"] and on["finite"] and jiggle["finite"]):
 			print("| %d | not finite: off %s, on %s, jiggle %s | | | | |" % [n, off["finite"], on["finite"], jiggle["finite"]])
 	print("")
 	print("Colliders, local narrow phase vs the engine's queries (a StaticBody2D floor under each chain, in contact; and out of reach): microseconds per chain per 1/60 s frame (median [p10, p90])")
-	print("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | on, local, floor out of reach | out of reach / off | shapes read per chain and frame |")
-	print("|---|---|---|---|---|---|---|---|---|---|---|")
+	Timing.print_table_head("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | on, local, floor out of reach | out of reach / off | shapes read per chain and frame |")
 	for n in [4, 8, 16]:
-		var off: Dictionary = await measure_spring(n, false, false)
-		var local: Dictionary = await measure_spring(n, false, true, false)
-		var engine: Dictionary = await measure_spring(n, false, true, true)
-		var jiggle: Dictionary = await measure_spring(n, true, true)
+		var paths: Dictionary = await measure_collider_paths(n, 220.0)
 		var far: Dictionary = await measure_spring(n, false, true, false, 2000.0)
-		var row := [n]
-		for d in [off, local, engine]:
-			row.append_array([d["median"], d["p10"], d["p90"]])
-		row.append_array([local["median"] / off["median"], engine["median"] / local["median"]])
-		row.append_array([jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / local["median"]])
-		row.append_array([far["median"], far["p10"], far["p90"], far["median"] / off["median"], local["shapes"]])
-		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.1f |" % row)
-		for d in [off, local, engine, jiggle, far]:
+		print("| %d | %s | %s | %.2fx | %.1f |" % [n, collider_path_cells(paths), Timing.fmt_time(far),
+			far["median"] / paths["off"]["median"], paths["local"]["shapes"]])
+		for d in paths.values() + [far]:
 			if not d["finite"]:
 				print("| %d | not finite | | | | | | | | | |" % n)
 	print("")
 	print("Colliders, each chain alone with its floor (chains 1000 px apart): microseconds per chain per 1/60 s frame (median [p10, p90])")
-	print("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | shapes read per chain and frame |")
-	print("|---|---|---|---|---|---|---|---|---|")
+	Timing.print_table_head("| N | spring, colliders off | on, local | on, engine queries | local / off | engine / local | jiggle, colliders on | jiggle / local | shapes read per chain and frame |")
 	for n in [4, 8, 16]:
-		var off: Dictionary = await measure_spring(n, false, false, false, 40.0, 1000.0)
-		var local: Dictionary = await measure_spring(n, false, true, false, 40.0, 1000.0)
-		var engine: Dictionary = await measure_spring(n, false, true, true, 40.0, 1000.0)
-		var jiggle: Dictionary = await measure_spring(n, true, true, false, 40.0, 1000.0)
-		var row := [n]
-		for d in [off, local, engine]:
-			row.append_array([d["median"], d["p10"], d["p90"]])
-		row.append_array([local["median"] / off["median"], engine["median"] / local["median"]])
-		row.append_array([jiggle["median"], jiggle["p10"], jiggle["p90"], jiggle["median"] / local["median"], local["shapes"]])
-		print("| %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2fx | %.2f [%.2f, %.2f] | %.2fx | %.1f |" % row)
+		var paths: Dictionary = await measure_collider_paths(n, 1000.0)
+		print("| %d | %s | %.1f |" % [n, collider_path_cells(paths), paths["local"]["shapes"]])
+
+
+## The spring's collider paths on chains of `n` bones `spacing` px apart, each over a floor 40 px below its root (in
+## contact), measured in this order: colliders off, on with the local narrow phase, on with the engine's queries, and
+## the built-in jiggle with its colliders.
+func measure_collider_paths(n: int, spacing: float) -> Dictionary:
+	var off: Dictionary = await measure_spring(n, false, false, false, 40.0, spacing)
+	var local: Dictionary = await measure_spring(n, false, true, false, 40.0, spacing)
+	var engine: Dictionary = await measure_spring(n, false, true, true, 40.0, spacing)
+	var jiggle: Dictionary = await measure_spring(n, true, true, false, 40.0, spacing)
+	return {"off": off, "local": local, "engine": engine, "jiggle": jiggle}
+
+
+## The table cells of measure_collider_paths' runs: each time, local / off, engine / local, the jiggle's time and
+## jiggle / local.
+func collider_path_cells(paths: Dictionary) -> String:
+	var off: Dictionary = paths["off"]
+	var local: Dictionary = paths["local"]
+	var engine: Dictionary = paths["engine"]
+	var jiggle: Dictionary = paths["jiggle"]
+	return "%s | %s | %s | %.2fx | %.2fx | %s | %.2fx" % [Timing.fmt_time(off), Timing.fmt_time(local),
+		Timing.fmt_time(engine), local["median"] / off["median"], engine["median"] / local["median"],
+		Timing.fmt_time(jiggle), jiggle["median"] / local["median"]]
 
 
 func _run() -> void:
@@ -282,8 +271,7 @@ func _run() -> void:
 		quit(0)
 		return
 	print("Godot %s, %d chains per set, %d repeats; microseconds per chain solve (median [p10, p90])" % [Engine.get_version_info()["string"], CHAINS_PER_SET, REPEATS])
-	print("| solver | N | Reach2D us | built-in us | built-in / Reach2D | Reach2D error px | built-in error px | mirrored: Reach2D error | mirrored: built-in error |")
-	print("|---|---|---|---|---|---|---|---|---|")
+	Timing.print_table_head("| solver | N | Reach2D us | built-in us | built-in / Reach2D | Reach2D error px | built-in error px | mirrored: Reach2D error | mirrored: built-in error |")
 	var cases := [["fabrik", 4], ["fabrik", 8], ["fabrik", 16], ["ccd", 4], ["ccd", 8], ["ccd", 16], ["two_bone", 2]]
 	for case in cases:
 		var kind: String = case[0]
@@ -292,9 +280,9 @@ func _run() -> void:
 		var theirs := measure(kind, n, true, false)
 		var ours_m := measure(kind, n, false, true)
 		var theirs_m := measure(kind, n, true, true)
-		print("| %s | %d | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.1fx | %.3f | %.3f | %.3f | %.3f |" % [
-			kind, n, ours["median"], ours["p10"], ours["p90"], theirs["median"], theirs["p10"], theirs["p90"],
-			theirs["median"] / ours["median"], ours["error"], theirs["error"], ours_m["error"], theirs_m["error"]])
+		print("| %s | %d | %s | %s | %.1fx | %.3f | %.3f | %.3f | %.3f |" % [kind, n, Timing.fmt_time(ours),
+			Timing.fmt_time(theirs), theirs["median"] / ours["median"], ours["error"], theirs["error"], ours_m["error"],
+			theirs_m["error"]])
 	await spring_table()
 	# The floor under every row: one GDScript call into the extension that does nothing.
 	var probe: Node2D = ClassDB.instantiate("FabrikChain2D")
@@ -305,7 +293,7 @@ func _run() -> void:
 		for i in 1000:
 			probe.has_angle_limits(0)
 		calls.append((Time.get_ticks_usec() - start) / 1000.0)
-	var c := stats(calls)
+	var c := Timing.stats(calls)
 	print("| call overhead (has_angle_limits) | - | %.3f [%.3f, %.3f] | | | | | | |" % [c["median"], c["p10"], c["p90"]])
 	print("REACH2D_DONE")
 	quit(0)

@@ -39,3 +39,13 @@ static func add(kind: String, rig: Dictionary) -> void:
 	stack.add_modification(modification)
 	skeleton.set_modification_stack(stack)
 	stack.enabled = true
+
+
+## A Node2D named "tip" at the end of `bone` along its bone angle, a child of it: the node the built-in CCDIK's
+## tip_nodepath names (the rigs' `tip`).
+static func add_tip(bone: Bone2D) -> Node2D:
+	var tip := Node2D.new()
+	tip.name = "tip"
+	tip.position = Vector2.from_angle(bone.get_bone_angle()) * bone.get_length()
+	bone.add_child(tip)
+	return tip

@@ -1,6 +1,7 @@
 extends RefCounted
-## The mirror setups the tests share: a character (a Node2D holding a Skeleton2D with a 4-bone zig-zag chain) with
-## negative scale put on the skeleton, an ancestor or the bones, one axis or both, under rotation.
+## The mirror setups the tests share: a character (a Node2D holding a Skeleton2D with a 4-bone zig-zag chain, bone
+## angles 0) with negative scale put on the skeleton, an ancestor or the bones, one axis or both, under rotation.
+## Mirror images are measured with TestCase.mirror_point (lib/test_case.gd).
 
 const Rig := preload("res://lib/rig.gd")
 
@@ -59,8 +60,3 @@ static func effector_for(bones: Array, rotations: Array) -> Vector2:
 static func side(origin: Vector2, toward: Vector2, point: Vector2) -> float:
 	var c := (toward - origin).normalized().cross((point - origin).normalized())
 	return 0.0 if absf(c) < 1e-4 else signf(c)
-
-
-## `p` mirrored across the vertical line x = `axis_x`.
-static func mirror_point(p: Vector2, axis_x: float) -> Vector2:
-	return Vector2(2.0 * axis_x - p.x, p.y)

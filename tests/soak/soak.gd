@@ -12,6 +12,7 @@ const ErrorLog := preload("res://lib/error_log.gd")
 
 const Rig := preload("res://lib/rig.gd")
 const Nodes := preload("res://lib/node_classes.gd")
+const TestCase := preload("res://lib/test_case.gd")
 ## Largest growth accepted between the warm-up sample and the end: allocator noise, not a leak (a leak of even
 ## 8 bytes per chain per 1000 frames would be 800 KB here).
 const MAX_STATIC_GROWTH := 64 * 1024
@@ -97,11 +98,11 @@ func animate(frame: int) -> void:
 		rig["bones"][0].rotation += 0.01 * sin(t * 3.0 + phase)
 
 
+## `true` when no bone of any rig holds a NaN or infinite rotation or position.
 func all_finite() -> bool:
 	for rig in rigs:
-		for bone in rig["bones"]:
-			if not is_finite(bone.rotation) or not bone.global_position.is_finite():
-				return false
+		if not TestCase.all_finite(rig["bones"]):
+			return false
 	return true
 
 

@@ -57,8 +57,8 @@ impl Reach2DIoFloor {
     #[func]
     fn run(&mut self) -> bool {
         counted(|| {
-            let Ok(_goal) = target_position(self.target.as_ref()) else { return false };
-            if ensure_chain(&mut self.chain, self.root.as_ref(), self.tip.as_ref(), Shape::Chain).is_err() {
+            let Ok(_goal) = target_position(&self.target) else { return false };
+            if ensure_chain(&mut self.chain, &self.root, &self.tip, Shape::Chain).is_err() {
                 return false;
             }
             bones::rewrite_as_read(&mut self.chain).is_ok()

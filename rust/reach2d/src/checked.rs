@@ -3,27 +3,39 @@
 //! good value. Nothing here can panic, whatever the value.
 //!
 //! The rule, for every property of every node, now and later: a property with a valid range narrower than its type
-//! has `#[var(set = set_<name>)]`, and that `#[func]` setter stores the value only through [`set_float`],
-//! [`set_int`], [`set_iterations`], [`set_vector`] or [`set_enum`] here. Scripts (`node.x = v`, `set("x", v)`), scene files and the inspector all
-//! call the setter, so one check covers them all, and the solve can trust what is stored. An enum is an `i64` field
-//! with an `#[export(enum = (..))]` hint (godot-rust's derived enum conversion panics on an unknown value at the FFI
-//! boundary); the node converts the stored, validated integer with the enum's own `from_i64`. Every float, int and
-//! vector property has such a setter (`tests/test_every_route.gd` reads them from ClassDB and tries every route).
+//! is marked `#[checked(RULE)]` in its node file (`reach2d_macros` writes its setter), and the setter stores the
+//! value only through [`set_float`], [`set_int`], [`set_vector`] or [`set_choice`] here. Scripts (`node.x = v`,
+//! `set("x", v)`, `set_x(v)`), scene files and the inspector all call the setter, so one check covers them all, and
+//! the solve uses what is stored as it is: no clamping at solve time. An enum property stores the enum itself (a
+//! [`Choice`]); Godot sees an `int`, and a value that is none of its constants is refused here, never converted by
+//! godot-rust (whose derived enum conversion panics on an unknown value at the FFI boundary). Array properties check
+//! every entry ([`each_non_negative`]), the angle limits their angles ([`angle`]). Every float, int and vector
+//! property has such a setter (`tests/test_every_route.gd` reads them from ClassDB and tries every route).
 
 use godot::builtin::Vector2;
 use godot::global::godot_error;
 
-/// Most iterations a node accepts: bounds the work of one frame whatever a script assigns.
-pub const MAX_ITERATIONS: i64 = 1024;
+/// An enum stored in a property: Godot sees its index, an `int`, with one constant per choice.
+pub trait Choice: Copy + Sized {
+    /// The constants' names, by index, for error messages.
+    const NAMES: &'static [&'static str];
+    /// The choice at `index`, if any.
+    fn from_index(index: i64) -> Option<Self>;
+    /// The choice's index.
+    fn index(self) -> i64;
+}
 
-/// `value` when it is one of `names`' indices; otherwise one error naming the choices, and `None`.
-pub fn enum_value(class: &str, property: &str, value: i64, names: &[&str]) -> Option<i64> {
-    if usize::try_from(value).is_ok_and(|i| i < names.len()) {
-        return Some(value);
+/// Stores the choice at `value` in `field` when there is one; otherwise one error naming the choices, and `field`
+/// keeps its value. The setter of every enum property (called from the enum's `Var` impl, which godot-rust's
+/// generated setter calls: it does not know the node's class, so the message names the property only).
+pub fn set_choice<C: Choice>(field: &mut C, property: &str, value: i64) {
+    match C::from_index(value) {
+        Some(choice) => *field = choice,
+        None => {
+            let choices: Vec<String> = C::NAMES.iter().enumerate().map(|(i, n)| format!("{n} ({i})")).collect();
+            godot_error!("{property} = {value} is not one of {}: the value is ignored", choices.join(", "));
+        }
     }
-    let choices: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("{n} ({i})")).collect();
-    godot_error!("{class}.{property} = {value} is not one of {}: the value is ignored", choices.join(", "));
-    None
 }
 
 /// `value` when it is finite and within `[min, max]`; otherwise one error naming the range, and `None`.
@@ -47,14 +59,6 @@ pub fn set_float(field: &mut f32, class: &str, property: &str, value: f32, min: 
     }
 }
 
-/// Stores `value` in `field` when it is one of `names`' indices; otherwise one error, and `field` keeps its value.
-/// The setter of every enum property.
-pub fn set_enum(field: &mut i64, class: &str, property: &str, value: i64, names: &[&str]) {
-    if let Some(v) = enum_value(class, property, value, names) {
-        *field = v;
-    }
-}
-
 /// Stores `value` in `field` when it is within `[min, max]`; otherwise one error, and `field` keeps its value. The
 /// setter of every integer property (an `i64` field, so a script's int never fails godot-rust's conversion).
 pub fn set_int(field: &mut i64, class: &str, property: &str, value: i64, min: i64, max: i64) {
@@ -65,12 +69,6 @@ pub fn set_int(field: &mut i64, class: &str, property: &str, value: i64, min: i6
     }
 }
 
-/// Stores `value` in an iteration count when it is within `0..=MAX_ITERATIONS`; otherwise one error, and `field`
-/// keeps its value.
-pub fn set_iterations(field: &mut i64, class: &str, value: i64) {
-    set_int(field, class, "max_iterations", value, 0, MAX_ITERATIONS);
-}
-
 /// Stores `value` in `field` when both components are finite; otherwise one error, and `field` keeps its value. The
 /// setter of every vector property.
 pub fn set_vector(field: &mut Vector2, class: &str, property: &str, value: Vector2) {
@@ -78,5 +76,54 @@ pub fn set_vector(field: &mut Vector2, class: &str, property: &str, value: Vecto
         *field = value;
     } else {
         godot_error!("{class}.{property} = {value} is not finite: the value is ignored");
+    }
+}
+
+/// `true` when every entry of `values` is finite and at least 0; otherwise one error naming the first bad entry.
+pub fn each_non_negative(class: &str, property: &str, values: &[f32]) -> bool {
+    let Some(index) = values.iter().position(|v| !(v.is_finite() && *v >= 0.0)) else { return true };
+    godot_error!(
+        "{class}.{property}[{index}] = {} is not a finite value of at least 0: the value is ignored",
+        values[index]
+    );
+    false
+}
+
+/// An angle limit's bound when it is radians within [-PI, PI] (with a little slack for rounding, e.g.
+/// `deg_to_rad(180.0)` in `f32`), clamped to that range; otherwise one error, which often means degrees were passed
+/// as radians, and `None`.
+pub fn angle(what: core::fmt::Arguments, value: f32) -> Option<f32> {
+    const PI: f32 = core::f32::consts::PI;
+    if value.abs() <= PI + 1e-3 {
+        return Some(value.clamp(-PI, PI));
+    }
+    godot_error!(
+        "{what} = {value} is not an angle in radians within [-PI, PI] (degrees? use deg_to_rad()): the value is ignored"
+    );
+    None
+}
+
+/// `(min, max)` of an angle limit when both are angles ([`angle`]) and `min <= max`; otherwise one error, and `None`.
+pub fn angle_range(method: &str, min: f32, max: f32) -> Option<(f32, f32)> {
+    let min = angle(format_args!("{method}: min_angle"), min)?;
+    let max = angle(format_args!("{method}: max_angle"), max)?;
+    if min <= max {
+        return Some((min, max));
+    }
+    godot_error!("{method}: min_angle ({min}) is greater than max_angle ({max}): the limit is unchanged");
+    None
+}
+
+/// `index` as a bone index below `count`; otherwise one error saying which indices are valid, and `None`.
+pub fn bone_index(method: &str, index: i64, count: usize) -> Option<usize> {
+    match usize::try_from(index) {
+        Ok(i) if i < count => Some(i),
+        _ => {
+            godot_error!(
+                "{method}: bone_index {index} is outside the chain (0 = root_bone .. {}): ignored",
+                count.saturating_sub(1)
+            );
+            None
+        }
     }
 }

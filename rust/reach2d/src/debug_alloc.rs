@@ -11,11 +11,26 @@ static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 /// Allocations made while Reach2D's own per-frame code ran (see [`count_in`]).
 static IN_NODES: AtomicU64 = AtomicU64::new(0);
 
-/// Runs `f`, adding the heap allocations it makes to the per-frame count the tests read.
+/// Allocations made inside [`uncount`] since the library was loaded.
+static EXCLUDED: AtomicU64 = AtomicU64::new(0);
+
+/// Runs `f`, adding the heap allocations it makes (but those inside [`uncount`]) to the per-frame count the tests
+/// read.
 pub fn count_in<R>(f: impl FnOnce() -> R) -> R {
+    let (before, excluded) = (ALLOCATIONS.load(Ordering::Relaxed), EXCLUDED.load(Ordering::Relaxed));
+    let result = f();
+    let made = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let left_out = EXCLUDED.load(Ordering::Relaxed) - excluded;
+    IN_NODES.fetch_add(made.saturating_sub(left_out), Ordering::Relaxed);
+    result
+}
+
+/// Runs `f` inside [`count_in`] without counting its allocations: godot-rust's own (a `bind_mut`'s borrow tracker
+/// in debug builds), not the node's.
+pub fn uncount<R>(f: impl FnOnce() -> R) -> R {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let result = f();
-    IN_NODES.fetch_add(ALLOCATIONS.load(Ordering::Relaxed) - before, Ordering::Relaxed);
+    EXCLUDED.fetch_add(ALLOCATIONS.load(Ordering::Relaxed) - before, Ordering::Relaxed);
     result
 }
 
@@ -80,33 +95,33 @@ impl Reach2DDebug {
     /// lets the local narrow phase answer. For tests and benchmarks comparing the two.
     #[func]
     pub fn set_spring_engine_queries(on: bool) {
-        crate::spring_collision::force_engine_queries(on);
+        crate::world_queries::force_engine_queries(on);
     }
 
     /// How many [SpringChain2D] steps with something near had their colliders answered by the local narrow phase
     /// since the library was loaded.
     #[func]
     pub fn spring_local_steps() -> i64 {
-        crate::spring_collision::query_counts()[0] as i64
+        crate::world_queries::query_counts()[0] as i64
     }
 
     /// How many such steps the physics engine answered (forced, or a shape the local narrow phase cannot hold).
     #[func]
     pub fn spring_engine_steps() -> i64 {
-        crate::spring_collision::query_counts()[1] as i64
+        crate::world_queries::query_counts()[1] as i64
     }
 
     /// How many single queries of locally answered steps went to the engine (they reached outside the bounding
     /// circle the local shapes were gathered in).
     #[func]
     pub fn spring_engine_queries() -> i64 {
-        crate::spring_collision::query_counts()[2] as i64
+        crate::world_queries::query_counts()[2] as i64
     }
 
     /// How many shapes the local narrow phase has read from the physics server (one bounding query per chain and
     /// step returns them).
     #[func]
     pub fn spring_shapes_read() -> i64 {
-        crate::spring_collision::query_counts()[3] as i64
+        crate::world_queries::query_counts()[3] as i64
     }
 }

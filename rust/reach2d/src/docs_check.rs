@@ -37,9 +37,16 @@ fn every_documented_item_has_text() {
         classes.push(class);
     }
     classes.sort();
-    for class in ["CcdChain2D", "FabrikChain2D", "FabrikRig2D", "LookAt2D", "SpringChain2D", "TwoBoneIk2D"] {
+    for class in
+        ["CcdChain2D", "FabrikChain2D", "FabrikRig2D", "FootGrounder2D", "LookAt2D", "SpringChain2D", "TwoBoneIk2D"]
+    {
         assert!(classes.iter().any(|c| c == class), "{class} has no docs; found {classes:?}");
     }
+    // The shared help text reached every class that names it (`nodes/shared_docs.md`), and no key was left behind.
+    assert!(docs.iter().all(|xml| !xml.contains("@shared")), "a `/// @shared KEY` was not replaced");
+    let fabrik = docs.iter().find(|xml| xml.contains("<class name=\"FabrikChain2D\"")).expect("FabrikChain2D docs");
+    let weight = between(fabrik, "<member name=\"weight\"", "</member>").expect("FabrikChain2D.weight");
+    assert!(weight.contains("lerp_angle(input, solved"), "FabrikChain2D.weight has the shared text: {weight}");
     assert!(missing.is_empty(), "items without help text: {missing:#?}");
     assert!(residue.is_empty(), "help text that shows Rust source (string quotes) instead of text: {residue:#?}");
     // 5 classes x (10+ members, 5 methods, 3 constants): make sure the XML was actually read.

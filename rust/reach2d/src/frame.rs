@@ -1,19 +1,22 @@
 //! What every node does around its own solve, at run time and in the editor: whether this tick solves (update
 //! modes, `enabled`, the editor preview), reporting the outcome once, editor saving, run-time process priority and
 //! configuration warnings. The solve itself (check setup → read → solve → write) is each node's own, in its file
-//! under `nodes/`.
+//! under `nodes/` ([`BoneDriver`]); at run time the batcher (`batch/`) calls [`tick`] for it.
 
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Engine, Node2D};
+use godot::meta::GodotConvert;
+use godot::meta::shape::GodotShape;
 use godot::obj::WithBaseField;
 use godot::prelude::*;
+use godot::register::property::{Export, Var};
 
+use crate::checked::{self, Choice};
 use crate::editor::in_editor;
 use crate::io::bones::{self, Bones};
-use crate::limits::AngleLimits;
-use crate::problem::{Problem, ProblemReporter};
+use crate::problem::{Problem, Problems};
 
-/// When a node solves by itself. Stored in the node as a validated `i64` (see `checked.rs`).
+/// When a node solves by itself: the `update_mode` property (Godot sees an `int`; see `checked.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum UpdateMode {
     /// Every process frame (`_process`), after animation.
@@ -25,20 +28,49 @@ pub enum UpdateMode {
     Manual = 2,
 }
 
-impl UpdateMode {
-    /// The modes' names, by value, for error messages.
-    pub const NAMES: [&'static str; 3] = ["UPDATE_PROCESS", "UPDATE_PHYSICS", "UPDATE_MANUAL"];
+impl Choice for UpdateMode {
+    const NAMES: &'static [&'static str] = &["UPDATE_PROCESS", "UPDATE_PHYSICS", "UPDATE_MANUAL"];
 
-    /// The mode with this value, or `None`.
-    pub fn from_i64(value: i64) -> Option<Self> {
-        match value {
+    fn from_index(index: i64) -> Option<Self> {
+        match index {
             0 => Some(Self::Process),
             1 => Some(Self::Physics),
             2 => Some(Self::Manual),
             _ => None,
         }
     }
+
+    fn index(self) -> i64 {
+        self as i64
+    }
 }
+
+// Godot sees the mode as an `int`: every route to the property (`node.update_mode = v`, `set()`, the setter, a
+// scene file, the inspector) passes an int to `var_set`, which keeps a value that is none of the modes out.
+impl GodotConvert for UpdateMode {
+    type Via = i64;
+    fn godot_shape() -> GodotShape {
+        GodotShape::of_builtin::<i64>()
+    }
+}
+
+impl Var for UpdateMode {
+    type PubType = Self;
+    fn var_get(field: &Self) -> i64 {
+        field.index()
+    }
+    fn var_set(field: &mut Self, value: i64) {
+        checked::set_choice(field, "update_mode", value);
+    }
+    fn var_pub_get(field: &Self) -> Self {
+        *field
+    }
+    fn var_pub_set(field: &mut Self, value: Self) {
+        *field = value;
+    }
+}
+
+impl Export for UpdateMode {}
 
 /// Which engine callback is running.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -52,47 +84,52 @@ pub enum Tick {
 /// scenes are never changed by it.
 pub const RUNTIME_PROCESS_PRIORITY: i32 = 100;
 
+/// `SpringChain2D`'s run-time process priority when the user left it at 0: after AnimationPlayer/AnimationTree (0)
+/// and after the IK nodes ([`RUNTIME_PROCESS_PRIORITY`]), so a tail hangs off the body those have posed in the same
+/// frame.
+pub const SPRING_PROCESS_PRIORITY: i32 = RUNTIME_PROCESS_PRIORITY + 10;
+
 /// What a solve produced: the end effector error (px, or radians for look-at) and the iterations used.
 #[derive(Clone, Copy, Debug)]
 pub struct Solved {
     pub error: f32,
-    pub iterations: u32,
+    pub iterations: i32,
 }
 
 /// Run-time state every node keeps beside its exported properties: its bones and what it reported.
 #[derive(Default)]
 pub struct NodeState {
     pub bones: Bones,
-    reporter: ProblemReporter,
-    /// The current problem, for configuration warnings.
-    problem: Option<Problem>,
-    warned: Option<Problem>,
+    pub problems: Problems,
     /// Editor: the chain length the inspector's angle-limit properties were last listed for.
     listed_bones: usize,
 }
 
-/// The shared properties a node declares (`nodes/declare_class.rs` writes this for each class).
-pub trait Shared: WithBaseField<Base = Node2D> {
+/// The fields every bone-driving node class has, read by name: `#[reach2d_macros::node(frame)]` writes this for
+/// each class from its struct.
+pub trait NodeFields: WithBaseField<Base = Node2D> {
     fn state(&mut self) -> &mut NodeState;
     fn state_ref(&self) -> &NodeState;
-    fn limits(&mut self) -> &mut AngleLimits;
     fn enabled(&self) -> bool;
     fn update_mode(&self) -> UpdateMode;
     fn editor_preview(&self) -> bool;
-    /// Records the outcome of a good solve in the node's read-only properties.
+    /// Records the outcome of a good solve in `last_error` and `last_iterations`.
     fn record(&mut self, solved: Solved);
-    /// `true` when a solve needs the frame's delta (a speed limit is set); [`solve`] asks the engine for it only
-    /// then.
-    fn speed_limited(&self) -> bool;
 }
 
-/// A node's own setup check and solve, written in its file.
-pub trait IkNode: Shared {
+/// A node that drives bones every frame: its own setup check and solve (or step), written in its file. The frame
+/// around it (this module) is the same for all.
+pub trait BoneDriver: NodeFields {
     /// Checks the setup without touching any bone.
     fn check_setup(&mut self) -> Result<(), Problem>;
     /// Checks the setup, reads, solves and writes, advancing time by `delta` seconds. On error no bone may have
     /// been written.
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem>;
+    /// `true` when a solve needs the frame's delta (a speed limit is set): [`solve`] asks the engine for it only
+    /// then.
+    fn needs_delta(&self) -> bool {
+        false
+    }
     /// `true` while another node solves this one at run time (a `FootGrounder2D`'s leg): its own ticks, from its
     /// callbacks or the batch, then do nothing.
     fn driven_elsewhere(&self) -> bool {
@@ -109,22 +146,30 @@ pub fn counted<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Runs `f` (godot-rust's call layer inside [`counted`] code: a `bind_mut`) without counting its allocations.
+pub fn uncounted<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(any(debug_assertions, feature = "bench"))]
+    return crate::debug_alloc::uncount(f);
+    #[cfg(not(any(debug_assertions, feature = "bench")))]
+    f()
+}
+
 /// `solve()`: solves now, whatever the mode, advancing time by this physics tick's delta when called during a
 /// physics frame, else this process frame's. Returns `true` when the bones were written.
-pub fn solve<T: IkNode>(node: &mut T) -> bool {
+pub fn solve<T: BoneDriver>(node: &mut T) -> bool {
     counted(|| {
         // Two engine calls: only when a speed limit needs them (they would cost a two-bone solve about a third).
-        let delta = if node.speed_limited() { frame_delta(node) } else { 0.0 };
+        let delta = if node.needs_delta() { frame_delta(node) } else { 0.0 };
         solve_and_report(node, delta)
     })
 }
 
 /// Solves now, whatever the mode, advancing time by `delta` seconds (`SpringChain2D.advance`).
-pub fn solve_for<T: IkNode>(node: &mut T, delta: f64) -> bool {
+pub fn solve_for<T: BoneDriver>(node: &mut T, delta: f64) -> bool {
     counted(|| solve_and_report(node, delta))
 }
 
-fn frame_delta<T: IkNode>(node: &T) -> f64 {
+fn frame_delta<T: BoneDriver>(node: &T) -> f64 {
     let base = node.base();
     if Engine::singleton().is_in_physics_frame() {
         base.get_physics_process_delta_time()
@@ -135,12 +180,12 @@ fn frame_delta<T: IkNode>(node: &T) -> f64 {
 
 /// Refuses a solve for `problem` found before solving (a bad argument): reported once, like a setup problem, until a
 /// good solve. Returns `false`, for the caller to return.
-pub fn refuse<T: IkNode>(node: &mut T, problem: Problem) -> bool {
+pub fn refuse<T: BoneDriver>(node: &mut T, problem: Problem) -> bool {
     counted(|| note(node, Some(problem)));
     false
 }
 
-fn solve_and_report<T: IkNode>(node: &mut T, delta: f64) -> bool {
+fn solve_and_report<T: BoneDriver>(node: &mut T, delta: f64) -> bool {
     let outcome = node.solve_frame(delta);
     note(node, outcome.as_ref().err().copied());
     match outcome {
@@ -156,30 +201,20 @@ fn solve_and_report<T: IkNode>(node: &mut T, delta: f64) -> bool {
 }
 
 /// Remembers the current problem, reports a new one once, and refreshes the editor's warnings when it changes.
-fn note<T: Shared>(node: &mut T, problem: Option<Problem>) {
-    match problem {
-        Some(problem) if !node.state_ref().reporter.is_reported(problem) => {
-            let this = node.base().clone();
-            node.state().reporter.report(&this, problem);
-        }
-        Some(_) => node.state().reporter.still_there(),
-        None => node.state().reporter.clear(),
-    }
-    show_problem(node, problem);
+fn note<T: NodeFields>(node: &mut T, problem: Option<Problem>) {
+    let noted = node.state().problems.note(problem);
+    noted.apply(&mut node.base_mut());
 }
 
-fn show_problem<T: Shared>(node: &mut T, problem: Option<Problem>) {
-    let state = node.state();
-    state.problem = problem;
-    if state.warned != problem {
-        state.warned = problem;
-        node.base_mut().update_configuration_warnings();
-    }
+/// Shows `problem` as the node's configuration warning (not reported: a setup check, not a solve).
+fn show_problem<T: NodeFields>(node: &mut T, problem: Option<Problem>) {
+    let noted = node.state().problems.show(problem);
+    noted.apply(&mut node.base_mut());
 }
 
 /// `_process` / `_physics_process`: solves when the node is enabled and in this tick's mode, advancing time by
 /// `delta` seconds; in the editor, every process frame while the preview is on.
-pub fn tick<T: IkNode>(node: &mut T, tick: Tick, delta: f64) {
+pub fn tick<T: BoneDriver>(node: &mut T, tick: Tick, delta: f64) {
     counted(|| {
         if in_editor() {
             if tick == Tick::Process {
@@ -207,7 +242,7 @@ pub fn tick<T: IkNode>(node: &mut T, tick: Tick, delta: f64) {
     });
 }
 
-fn editor_tick<T: IkNode>(node: &mut T, delta: f64) {
+fn editor_tick<T: BoneDriver>(node: &mut T, delta: f64) {
     if node.enabled() && node.editor_preview() {
         solve_and_report(node, delta);
     } else {
@@ -215,12 +250,7 @@ fn editor_tick<T: IkNode>(node: &mut T, delta: f64) {
         let problem = node.check_setup().err();
         note(node, problem);
     }
-    // The inspector lists one angle-limit entry per bone: refresh it when the chain's length changes.
-    let count = node.state_ref().bones.chain.len();
-    if node.state_ref().listed_bones != count {
-        node.state().listed_bones = count;
-        node.base_mut().notify_property_list_changed();
-    }
+    refresh_limit_list(node);
 }
 
 fn stop_preview(bones: &mut Bones) {
@@ -230,7 +260,7 @@ fn stop_preview(bones: &mut Bones) {
 
 /// `_ready`: at run time, takes `priority` as process priority when the user left it at 0 (so the node runs after
 /// what poses its bones), then says what is wrong with the setup, if anything.
-pub fn ready<T: IkNode>(node: &mut T, priority: i32) {
+pub fn ready<T: BoneDriver>(node: &mut T, priority: i32) {
     take_runtime_priority(&mut node.base_mut(), priority);
     check_now(node);
 }
@@ -250,7 +280,7 @@ pub fn take_runtime_priority(node: &mut Node2D, priority: i32) {
 }
 
 /// The notifications every node handles alike: never save a solved pose, and leave no preview or stretch behind.
-pub fn notification<T: Shared>(node: &mut T, what: CanvasItemNotification) {
+pub fn notification<T: NodeFields>(node: &mut T, what: CanvasItemNotification) {
     let bones = &mut node.state().bones;
     match what {
         // Saving stores the user's own rotations; the preview's pose comes back right after.
@@ -265,34 +295,38 @@ pub fn notification<T: Shared>(node: &mut T, what: CanvasItemNotification) {
 
 /// Checks the setup now, without touching a bone or printing, and updates the warnings: a node says what is wrong
 /// as soon as it enters the tree or is asked, not only after a solve attempt.
-pub fn check_now<T: IkNode>(node: &mut T) {
+pub fn check_now<T: BoneDriver>(node: &mut T) {
     let problem = match counted(|| node.check_setup()) {
         Err(problem) => Some(problem),
         // A good setup does not clear what only a solve can see (a collapsed or non-finite pose, a refused chain).
-        Ok(()) => node.state_ref().problem.filter(|p| p.found_by_solving()),
+        Ok(()) => node.state_ref().problems.current().filter(|p| p.found_by_solving()),
     };
     show_problem(node, problem);
 }
 
 /// Configuration warnings for the scene tree dock.
-pub fn configuration_warnings<T: Shared>(node: &T) -> PackedStringArray {
-    let mut warnings = PackedStringArray::new();
-    if let Some(problem) = node.state_ref().problem {
-        warnings.push(&problem.message(&T::class_id().to_string()));
-    }
-    warnings
+pub fn configuration_warnings<T: NodeFields>(node: &T) -> PackedStringArray {
+    node.state_ref().problems.warnings(&T::class_id().to_string())
 }
 
-/// `set_angle_limits` (`Some((min, max))`) and `clear_angle_limits` (`None`) on bone `index`, checked against the
-/// chain's length once it is known; the inspector's list follows.
-pub fn set_angle_limits<T: Shared>(node: &mut T, index: i64, range: Option<(f32, f32)>) {
+/// `get_setup_warning()`: why the node cannot solve now, checked now (a node that never solved, in manual mode, says
+/// what is wrong too), in the words of its configuration warning; empty when the setup is valid.
+pub fn setup_warning<T: BoneDriver>(node: &mut T) -> GString {
+    check_now(node);
+    let class = T::class_id().to_string();
+    node.state_ref().problems.current().map_or_else(GString::new, |problem| GString::from(&problem.message(&class)))
+}
+
+/// `get_bone_count()`: the bones the node drives, 0 while its setup is invalid.
+pub fn bone_count<T: NodeFields>(node: &T) -> i64 {
+    node.state_ref().bones.chain.len() as i64
+}
+
+/// Editor: the inspector lists one angle-limit entry per bone; refreshes it when the chain's length changed.
+fn refresh_limit_list<T: NodeFields>(node: &mut T) {
     let count = node.state_ref().bones.chain.len();
-    let known = Some(count).filter(|&n| n > 0);
-    let changed = match range {
-        Some((min, max)) => node.limits().set(index, min, max, known),
-        None => node.limits().clear(index, known),
-    };
-    if changed {
+    if node.state_ref().listed_bones != count {
+        node.state().listed_bones = count;
         node.base_mut().notify_property_list_changed();
     }
 }

@@ -17,6 +17,7 @@ mod docs_check;
 mod editor;
 mod frame;
 mod gizmo;
+mod grounder_state;
 mod io;
 mod limits;
 mod nodes;
@@ -25,10 +26,12 @@ mod prefetch;
 mod problem;
 mod rig_state;
 mod setup;
-mod spring_collision;
+mod slot;
 mod spring_state;
+mod world_queries;
 
-struct Reach2D;
+/// The library Godot loads (the class of static functions for scripts is `nodes::reach2d::Reach2D`).
+struct Reach2DExtension;
 
 #[gdextension]
-unsafe impl ExtensionLibrary for Reach2D {}
+unsafe impl ExtensionLibrary for Reach2DExtension {}

@@ -1,40 +1,46 @@
-//! Per-bone angle limits on local rotation, editable from scripts and as inspector properties
-//! (`angle_limits/bone_<i>/enabled`, `.../min_angle`, `.../max_angle`), saved with the scene.
+//! Per-bone angle limits on local rotation, editable from scripts (`set_angle_limits`, `clear_angle_limits`) and as
+//! inspector properties (`angle_limits/bone_<i>/enabled`, `.../min_angle`, `.../max_angle`), saved with the scene.
+//! Every value comes in through `checked.rs`.
 
-use core::f32::consts::{FRAC_PI_2, PI};
-use godot::global::godot_error;
+use core::f32::consts::FRAC_PI_2;
 use godot::prelude::*;
 use godot::register::info::{PropertyHint, PropertyHintInfo, PropertyInfo, PropertyUsageFlags};
 use reach2d_core::AngleLimit;
+
+use godot::obj::WithBaseField;
+
+use crate::checked;
 
 const PREFIX: &str = "angle_limits/bone_";
 /// More bones than any chain has; guards the slot vector against absurd indices.
 const MAX_BONES: usize = 4096;
 
-/// `index` as a bone index, or an error printed once per call saying which indices are valid.
-fn checked_index(index: i64, bones: Option<usize>) -> Option<usize> {
-    let limit = bones.unwrap_or(MAX_BONES);
-    match usize::try_from(index) {
-        Ok(i) if i < limit => Some(i),
-        _ => {
-            match bones {
-                Some(n) => godot_error!(
-                    "angle limits: bone_index {index} is outside the chain (0 = root_bone .. {})",
-                    n.saturating_sub(1)
-                ),
-                None => {
-                    godot_error!("angle limits: bone_index {index} is invalid (0 = root_bone, counting toward the tip)")
-                }
-            }
-            None
-        }
+/// A node with angle limits on its bones (`#[reach2d_macros::node(frame)]` implements it).
+pub trait Limited: WithBaseField<Base = Node2D> {
+    /// The node's limits.
+    fn angle_limits(&mut self) -> &mut AngleLimits;
+    /// The node's limits, to read.
+    fn angle_limits_ref(&self) -> &AngleLimits;
+    /// How many bones the node drives now (0 while its setup is invalid).
+    fn limited_bones(&self) -> usize;
+}
+
+/// `set_angle_limits` (`Some((min, max))`) and `clear_angle_limits` (`None`) on bone `index` of `node`, checked
+/// against the chain's length once it is known; the inspector's list follows.
+pub fn set_angle_limits<T: Limited>(node: &mut T, index: i64, range: Option<(f32, f32)>) {
+    let known = Some(node.limited_bones()).filter(|&n| n > 0);
+    let changed = match range {
+        Some((min, max)) => node.angle_limits().set(index, min, max, known),
+        None => node.angle_limits().clear(index, known),
+    };
+    if changed {
+        node.base_mut().notify_property_list_changed();
     }
 }
 
-/// A finite angle within [-PI, PI], with a little slack for rounding (e.g. `deg_to_rad(180.0)` in `f32`): anything
-/// else is a mistake (often degrees passed as radians), refused rather than clamped.
-fn angle_ok(angle: f32) -> bool {
-    angle.abs() <= PI + 1e-3
+/// `has_angle_limits`: `true` when bone `index` of `node` has an angle limit.
+pub fn has_angle_limits<T: Limited>(node: &T, index: i64) -> bool {
+    node.angle_limits_ref().get(index).is_some()
 }
 
 /// One bone's limit as the inspector edits it: kept even while disabled, so toggling loses nothing.
@@ -101,22 +107,20 @@ impl AngleLimits {
     /// `bones` is the chain's length when it is known. A bad index or `min > max` prints an error that says what
     /// to pass, and changes nothing.
     pub fn set(&mut self, index: i64, min: f32, max: f32, bones: Option<usize>) -> bool {
-        let Some(index) = checked_index(index, bones) else { return false };
-        if !(angle_ok(min) && angle_ok(max) && min <= max) {
-            godot_error!(
-                "set_angle_limits: min_angle ({min}) and max_angle ({max}) must be radians in [-PI, PI] with \
-                 min_angle <= max_angle (degrees? use deg_to_rad()); the limit is unchanged"
-            );
+        let Some(index) = checked::bone_index("set_angle_limits", index, bones.unwrap_or(MAX_BONES)) else {
             return false;
-        }
-        *self.slot_mut(index) = Slot { enabled: true, min: min.max(-PI), max: max.min(PI) };
+        };
+        let Some((min, max)) = checked::angle_range("set_angle_limits", min, max) else { return false };
+        *self.slot_mut(index) = Slot { enabled: true, min, max };
         self.refresh();
         true
     }
 
     /// Removes bone `index`'s limit (its range is kept for the inspector, disabled).
     pub fn clear(&mut self, index: i64, bones: Option<usize>) -> bool {
-        let Some(index) = checked_index(index, bones) else { return false };
+        let Some(index) = checked::bone_index("clear_angle_limits", index, bones.unwrap_or(MAX_BONES)) else {
+            return false;
+        };
         if let Some(slot) = self.slots.get_mut(index) {
             slot.enabled = false;
         }
@@ -194,17 +198,13 @@ impl AngleLimits {
         match field {
             Field::Enabled => slot.enabled = value.try_to::<bool>().unwrap_or(false),
             Field::Min | Field::Max => {
-                let current = if matches!(field, Field::Min) { slot.min } else { slot.max };
                 // A float, or an int from a script; anything else is not an angle.
                 let angle = value.try_to::<f64>().or_else(|_| value.try_to::<i64>().map(|i| i as f64));
                 let angle = angle.map_or(f32::NAN, |a| a as f32);
-                if !angle_ok(angle) {
-                    godot_error!(
-                        "angle_limits/bone_{index}: {value} is not an angle in radians within [-PI, PI]; kept {current}"
-                    );
+                let name = if matches!(field, Field::Min) { "min_angle" } else { "max_angle" };
+                let Some(angle) = checked::angle(format_args!("angle_limits/bone_{index}/{name}"), angle) else {
                     return true;
-                }
-                let angle = angle.clamp(-PI, PI);
+                };
                 if matches!(field, Field::Min) { slot.min = angle } else { slot.max = angle }
             }
         }

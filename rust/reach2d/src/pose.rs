@@ -76,7 +76,7 @@ impl PoseBuffers {
     ///
     /// Returns `false` when the pose or its joints are not finite; nothing may then be solved or written.
     pub fn finish(&mut self) -> bool {
-        if !self.read.is_finite() {
+        if !self.is_finite() {
             return false;
         }
         let n = self.read.bones.len();
@@ -89,6 +89,22 @@ impl PoseBuffers {
         self.rotations.resize(n, 0.0);
         self.segment_limits.resize(n, None);
         self.joints.iter().all(|j| j.is_finite())
+    }
+
+    /// `true` when every number of the pose as read is finite.
+    pub fn is_finite(&self) -> bool {
+        self.read.is_finite()
+    }
+
+    /// The pose as last read and the rotations to write, together (`FabrikRig2D`'s write-back fills the rotations
+    /// from the pose).
+    pub fn pose_and_rotations(&mut self) -> (ChainPose<'_>, &mut [f32]) {
+        (self.read.view(), &mut self.rotations)
+    }
+
+    /// Ends a read for a tree of bones that derives its own points (`FabrikRig2D`): sizes the rotations.
+    pub fn finish_tree(&mut self) {
+        self.rotations.resize(self.read.bones.len(), 0.0);
     }
 
     /// The pose as last read.

@@ -47,12 +47,34 @@ pub enum Problem {
     RigTipNotUnderRoot(u16),
     /// `FabrikRig2D`: a tip bone is named twice or lies on another tip's chain.
     RigTipsOverlap,
+    /// `FootGrounder2D`: neither leg is set.
+    NoLegs,
+    /// `FootGrounder2D`: the leg in slot 0 or 1 was freed.
+    LegFreed(u8),
+    /// `FootGrounder2D`: the leg in slot 0 or 1 cannot be read (its own setup or pose; the leg reports why).
+    LegNotReady(u8),
+    /// `FootGrounder2D`: the foot in slot 0 or 1 was freed or left the tree.
+    FootFreed(u8),
+    /// `FootGrounder2D`: the foot in slot 0 or 1 is not a direct Bone2D child of its leg's tip bone.
+    FootNotChildOfTip(u8),
+    /// `FootGrounder2D`: `hips` was freed or left the tree.
+    HipsFreed,
+    /// `FootGrounder2D`: `hips` has a zero scale or a NaN transform.
+    HipsCollapsed,
+    /// `FootGrounder2D`: the node has no physics world to cast in.
+    NoWorld,
 }
 
 impl Problem {
     /// `true` for problems only a solve can find (in the pose it reads or the solver's answer), not a setup check.
     pub fn found_by_solving(self) -> bool {
         matches!(self, Self::PoseNotFinite | Self::ZeroScale | Self::DeltaNotFinite | Self::Solver(_))
+    }
+
+    /// `true` for a problem another node prints itself (a grounder's leg reports its own setup): this node only
+    /// shows it as a configuration warning, so one problem is one message.
+    pub fn reported_elsewhere(self) -> bool {
+        matches!(self, Self::LegNotReady(_))
     }
 
     /// A sentence that says what is wrong with a node of class `class` and what to do about it.
@@ -79,7 +101,7 @@ impl Problem {
             Self::BoneOutsideTree => "The bones are not inside the scene tree.".into(),
             Self::PoseNotFinite => "The bones' transforms are NaN or infinite (a zero scale?): the bones keep their pose until they are finite again.".into(),
             Self::SpringForceNotFinite => "`gravity` or `external_force` is NaN or infinite: give finite vectors in pixels per second squared.".into(),
-            Self::DeltaNotFinite => "`advance(delta)`: delta is NaN, infinite or too large for a 32-bit float: give a finite time in seconds.".into(),
+            Self::DeltaNotFinite => "`advance(delta)`: delta is NaN, infinite or too large for a 32-bit float (or negative, for FootGrounder2D): give a finite time in seconds.".into(),
             Self::ZeroScale => "The skeleton, an ancestor or a bone of the chain has a zero scale (on one axis or both): the chain has collapsed, so the bones keep their last pose until the scale is non-zero again.".into(),
             Self::Solver(error) => format!("The solver rejected the chain: {error}."),
             Self::NoEffectors => "No effectors: add the tip Bone2D of each branch to `tip_bones` and its target to `targets`.".into(),
@@ -89,7 +111,96 @@ impl Problem {
             Self::RigTargetNotFinite(i) => format!("`targets[{i}]`'s global position is NaN or infinite: give it a finite position."),
             Self::RigTipNotUnderRoot(i) => format!("`tip_bones[{i}]` is not `root_bone` or one of its Bone2D descendants: every branch must start at `root_bone`."),
             Self::RigTipsOverlap => "A tip bone is named twice or lies on another tip's chain: each effector needs a branch of its own (its tip a leaf of the rig).".into(),
+            Self::NoLegs => "No legs: set `first_leg` (and `second_leg`) to TwoBoneIk2D legs.".into(),
+            Self::LegFreed(i) => format!("`{}` was freed: set it to a TwoBoneIk2D that exists, or clear it.", leg(i)),
+            Self::LegNotReady(i) => format!("`{}` cannot be solved: its own warning says why (set its bones).", leg(i)),
+            Self::FootFreed(i) => format!("`{}` was freed or is outside the tree: set it to a Bone2D that exists, or clear it.", foot(i)),
+            Self::FootNotChildOfTip(i) => format!("`{}` must be a direct Bone2D child of `{}`'s tip bone.", foot(i), leg(i)),
+            Self::HipsFreed => "`hips` was freed or is outside the tree: set it to a Node2D that exists, or clear it.".into(),
+            Self::HipsCollapsed => "`hips` has a zero scale or a NaN transform: the hips keep their position.".into(),
+            Self::NoWorld => "The node has no physics world (World2D) to cast its rays in.".into(),
         }
+    }
+}
+
+/// `FootGrounder2D`'s leg slot `i`.
+fn leg(i: u8) -> &'static str {
+    if i == 0 { "first_leg" } else { "second_leg" }
+}
+
+/// `FootGrounder2D`'s foot slot `i`.
+fn foot(i: u8) -> &'static str {
+    if i == 0 { "first_foot" } else { "second_foot" }
+}
+
+/// What [`Problems::note`] asks of the node: [`Noted::apply`] it.
+#[must_use]
+pub struct Noted {
+    /// A problem to print now.
+    print: Option<Problem>,
+    /// The configuration warnings changed.
+    warnings_changed: bool,
+}
+
+impl Noted {
+    /// Prints the new problem as one error naming `node` (not in the editor, where configuration warnings say it)
+    /// and refreshes its configuration warnings when they changed.
+    pub fn apply(self, node: &mut Node2D) {
+        if let Some(problem) = self.print.filter(|_| !crate::editor::in_editor()) {
+            let path = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };
+            let class = node.get_class().to_string();
+            godot_error!("{class} ({path}): {}", problem.message(&class));
+        }
+        if self.warnings_changed {
+            node.update_configuration_warnings();
+        }
+    }
+}
+
+/// A node's problem now, its reporter and the problem its configuration warning shows.
+#[derive(Default)]
+pub struct Problems {
+    reporter: ProblemReporter,
+    /// The current problem, for configuration warnings.
+    current: Option<Problem>,
+    /// The problem the configuration warnings were last refreshed for.
+    warned: Option<Problem>,
+}
+
+impl Problems {
+    /// The current problem.
+    pub fn current(&self) -> Option<Problem> {
+        self.current
+    }
+
+    /// Remembers the outcome of an attempt (`None`: it went well). Returns what to do: print a new problem (once),
+    /// refresh the configuration warnings.
+    pub fn note(&mut self, problem: Option<Problem>) -> Noted {
+        let print = match problem {
+            Some(problem) => self.reporter.report(problem).then_some(problem),
+            None => {
+                self.reporter.clear();
+                None
+            }
+        };
+        Noted { print, ..self.show(problem) }
+    }
+
+    /// Shows `problem` as the configuration warning without reporting it.
+    pub fn show(&mut self, problem: Option<Problem>) -> Noted {
+        self.current = problem;
+        let warnings_changed = self.warned != problem;
+        self.warned = problem;
+        Noted { print: None, warnings_changed }
+    }
+
+    /// The configuration warning for a node of `class`.
+    pub fn warnings(&self, class: &str) -> PackedStringArray {
+        let mut warnings = PackedStringArray::new();
+        if let Some(problem) = self.current {
+            warnings.push(&problem.message(class));
+        }
+        warnings
     }
 }
 
@@ -106,30 +217,20 @@ pub struct ProblemReporter {
 const GOOD_SOLVES_TO_FORGET: u32 = 60;
 
 impl ProblemReporter {
-    /// Reports `problem` for `node` unless it is the one reported last. In the editor, configuration warnings say
-    /// it instead, so nothing is printed.
-    pub fn report(&mut self, node: &Gd<Node2D>, problem: Problem) {
+    /// `problem` happened: `true` when it is to be printed now (it is not the one reported last, and no other node
+    /// prints it).
+    pub fn report(&mut self, problem: Problem) -> bool {
+        self.good_solves = 0;
         if self.is_reported(problem) {
-            return;
+            return false;
         }
         self.last = Some(problem);
-        self.good_solves = 0;
-        if crate::editor::in_editor() {
-            return;
-        }
-        let path = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };
-        let class = node.get_class().to_string();
-        godot_error!("{class} ({path}): {}", problem.message(&class));
+        !problem.reported_elsewhere()
     }
 
     /// `true` when `problem` is the one reported last.
-    pub fn is_reported(&self, problem: Problem) -> bool {
+    fn is_reported(&self, problem: Problem) -> bool {
         self.last == Some(problem)
-    }
-
-    /// The reported problem is still there: the run of good solves starts over.
-    pub fn still_there(&mut self) {
-        self.good_solves = 0;
     }
 
     /// Counts a good solve; after [`GOOD_SOLVES_TO_FORGET`] in a row the last problem is forgotten, so a problem

@@ -4,16 +4,13 @@
 
 use godot::classes::{Bone2D, CanvasItem, Node, Node2D};
 use godot::prelude::*;
-use reach2d_core::write_back::BonePose;
 use reach2d_core::{AngleLimit, FabrikRig, FabrikSettings, RigEffector, RigPose, SolveReport, Vec2};
 
-use crate::io::bones::{self, Bones};
-use crate::io::chain::{BoneChain, Shape, slots};
-use crate::io::convert::{affine, vec2};
+use crate::io::bones::{self, Bones, Start};
+use crate::io::chain::{BoneChain, Shape};
+use crate::io::convert::vec2;
 use crate::problem::Problem;
-
-/// Scale at or below which the skeleton, an ancestor or a bone counts as collapsed (as for the chains).
-const COLLAPSED_SCALE: f32 = 1.5e-5;
+use crate::slot::{Slot, slot};
 
 /// Everything `FabrikRig2D` keeps between solves besides its `Bones`.
 #[derive(Default)]
@@ -27,12 +24,10 @@ pub struct RigState {
     paths: Vec<BoneChain>,
     /// The solver for the union of the paths (`None` until resolved).
     solver: Option<FabrikRig>,
-    poses: Vec<BonePose>,
     tip_offsets: Vec<Vec2>,
     points: Vec<Vec2>,
     effectors: Vec<RigEffector>,
     segment_limits: Vec<Option<AngleLimit>>,
-    rotations: Vec<f32>,
     /// Each effector's end in the written pose.
     ends: Vec<Vec2>,
 }
@@ -73,7 +68,7 @@ impl RigState {
         &mut self,
         node: &Gd<Node>,
         bones: &mut Bones,
-        root: Option<&Gd<Bone2D>>,
+        root: &Option<Gd<Bone2D>>,
         paths: &EffectorPaths,
     ) -> Result<(), Problem> {
         let count = paths.tip_bones.len();
@@ -83,10 +78,11 @@ impl RigState {
         if paths.targets.len() != count {
             return Err(Problem::EffectorsMismatch);
         }
-        let root = root.ok_or(Problem::NoRootBone)?;
-        if !root.is_instance_valid() {
-            return Err(Problem::BoneFreed);
-        }
+        let root = match slot(root) {
+            Slot::Empty => return Err(Problem::NoRootBone),
+            Slot::Freed => return Err(Problem::BoneFreed),
+            Slot::Live(root) => root,
+        };
         let alive = self.tips.len() == count
             && self.targets.len() == count
             && self.tips.iter().all(Gd::is_instance_valid)
@@ -144,7 +140,9 @@ impl RigState {
         self.solver = None;
         self.paths.resize_with(self.tips.len(), BoneChain::default);
         for (k, (path, tip)) in self.paths.iter_mut().zip(&self.tips).enumerate() {
-            let (root, tip) = slots(Some(root), Some(tip))?;
+            if !tip.is_instance_valid() {
+                return Err(Problem::BoneFreed);
+            }
             path.resolve(root, tip, Shape::Chain).map_err(|problem| match problem {
                 Problem::TipNotUnderRoot => Problem::RigTipNotUnderRoot(k as u16),
                 other => other,
@@ -174,18 +172,17 @@ impl RigState {
         let parent = union[0].get_parent().and_then(|p| p.try_cast::<CanvasItem>().ok());
         let (n, e) = (union.len(), tips.len());
         bones.chain.hold(union, parent);
-        self.poses.resize(n, BonePose::default());
         self.tip_offsets.resize(e, Vec2::ZERO);
         self.points.resize(n + e, Vec2::ZERO);
         self.segment_limits.resize(n, None);
-        self.rotations.resize(n, 0.0);
         self.ends.resize(e, Vec2::ZERO);
         self.solver = Some(solver);
         Ok(())
     }
 
-    /// Reads the bones, solves, and writes each bone's rotation (blended by `weight`, held in `limits`). Returns the
-    /// report and the largest distance from a written end to its target. Writes nothing on error.
+    /// Reads the bones, solves, and writes each bone's rotation (blended by `weight`, held in `limits`), through the
+    /// chains' one read and write (`io/bones.rs`). Returns the report and the largest distance from a written end to
+    /// its target. Writes nothing on error.
     pub fn solve(
         &mut self,
         bones: &mut Bones,
@@ -194,34 +191,24 @@ impl RigState {
         settings: &FabrikSettings,
     ) -> Result<(SolveReport, f32), Problem> {
         let Some(solver) = self.solver.as_mut() else { return Err(Problem::EmptyChain) };
-        let Bones { chain, memory, .. } = bones;
-        let n = chain.len();
-        if n == 0 || self.poses.len() != n {
+        let n = bones.chain.len();
+        if n == 0 || solver.bone_count() != n {
             return Err(Problem::EmptyChain);
         }
-        if !chain.bones()[0].is_inside_tree() {
+        if !bones.chain.bones()[0].is_inside_tree() {
             return Err(Problem::BoneOutsideTree);
-        }
-        // Read: each bone's rotation and local transform, the root's parent, each tip's end.
-        let parent = chain.parent().map_or(glam::Affine2::IDENTITY, |p| affine(p.get_global_transform()));
-        for (bone, pose) in chain.bones().iter().zip(self.poses.iter_mut()) {
-            let rotation = bone.get_rotation();
-            let local = affine(bone.get_transform());
-            let basis = glam::Mat2::from_angle(-rotation) * local.matrix2;
-            *pose = BonePose { position: local.translation, rotation, basis };
         }
         for (tip, offset) in self.tips.iter().zip(self.tip_offsets.iter_mut()) {
             *offset = Vec2::from_angle(tip.get_bone_angle()) * tip.get_length();
         }
-        memory.start_pose(chain.bones(), &mut self.poses, false, weight < 1.0);
-        let finite = |p: &BonePose| p.position.is_finite() && p.rotation.is_finite() && p.basis.is_finite();
-        if !parent.is_finite() || !self.poses.iter().all(finite) || !self.tip_offsets.iter().all(|t| t.is_finite()) {
+        if !self.tip_offsets.iter().all(|t| t.is_finite()) {
             return Err(Problem::PoseNotFinite);
         }
-        if is_collapsed(parent.matrix2) || self.poses.iter().any(|p| is_collapsed(p.basis)) {
-            return Err(Problem::ZeroScale);
-        }
-        let pose = RigPose { parent, bones: &self.poses, tip_offsets: &self.tip_offsets };
+        // The tree's ends are its tips' (`tip_offsets`), not one chain's: the read's own tip offset is unused.
+        bones::read_local_poses(bones, Vec2::ZERO, Start::new(false, weight), |_| {})?;
+        bones.pose.finish_tree();
+        let (read, rotations) = bones.pose.pose_and_rotations();
+        let pose = RigPose { parent: read.parent, bones: read.bones, tip_offsets: &self.tip_offsets };
         solver.pose_points(&pose, &mut self.points);
         let limits = &limits[..limits.len().min(n)];
         let segment = if limits.iter().any(Option::is_some) { &mut self.segment_limits[..] } else { &mut [][..] };
@@ -230,26 +217,11 @@ impl RigState {
         let report = solver
             .solve(&mut self.points, &self.effectors, segment, root_direction, settings)
             .map_err(Problem::Solver)?;
-        if !solver.write_back(&pose, &self.points, weight, limits, &mut self.rotations, &mut self.ends) {
+        if !solver.write_back(&pose, &self.points, weight, limits, rotations, &mut self.ends) {
             return Err(Problem::PoseNotFinite);
         }
-        // Each the equal angle within half a turn of the pose the node did not write (no winding up over frames).
-        for (rotation, &reference) in self.rotations.iter_mut().zip(memory.unwritten()) {
-            if (*rotation - reference).abs() > core::f32::consts::PI && reference.is_finite() {
-                *rotation = reference + reach2d_core::wrap_angle(*rotation - reference);
-            }
-        }
-        for (bone, &rotation) in chain.bones_mut().iter_mut().zip(&self.rotations).rev() {
-            bone.set_rotation(rotation);
-        }
-        memory.remember(&self.rotations);
+        bones::write_rotations(bones);
         let error = self.ends.iter().zip(&self.effectors).map(|(end, e)| end.distance(e.target)).fold(0.0, f32::max);
         Ok((report, error))
     }
-}
-
-/// Godot stores a zero scale as 1e-5, so a basis this flat on either axis counts as collapsed.
-fn is_collapsed(m: glam::Mat2) -> bool {
-    let longest = m.x_axis.length().max(m.y_axis.length());
-    !(longest > COLLAPSED_SCALE && m.determinant().abs() > COLLAPSED_SCALE * longest * longest)
 }

@@ -9,6 +9,7 @@ use crate::io::bones::{self, Bones};
 use crate::io::chain::{Shape, slots};
 use crate::io::convert::vec2;
 use crate::problem::Problem;
+use crate::slot::{Slot, live, slot};
 
 /// What a good setup check found, for the solve that follows: the target's global position and the pole's, if set.
 #[derive(Clone, Copy, Debug)]
@@ -18,18 +19,19 @@ pub struct Setup {
 }
 
 /// Checks the target, then the pole (if any): their global positions, or why one cannot be used.
-pub fn target_and_pole(target: Option<&Gd<Node2D>>, pole: Option<&Gd<Node2D>>) -> Result<Setup, Problem> {
+pub fn target_and_pole(target: &Option<Gd<Node2D>>, pole: &Option<Gd<Node2D>>) -> Result<Setup, Problem> {
     let goal = target_position(target)?;
     let pole = pole_position(pole)?;
     Ok(Setup { goal, pole })
 }
 
 /// The target's global position, or why there is none.
-pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, Problem> {
-    let target = target.ok_or(Problem::NoTarget)?;
-    if !target.is_instance_valid() {
-        return Err(Problem::TargetFreed);
-    }
+pub fn target_position(target: &Option<Gd<Node2D>>) -> Result<Vec2, Problem> {
+    let target = match slot(target) {
+        Slot::Empty => return Err(Problem::NoTarget),
+        Slot::Freed => return Err(Problem::TargetFreed),
+        Slot::Live(target) => target,
+    };
     if !target.is_inside_tree() {
         return Err(Problem::TargetOutsideTree);
     }
@@ -40,11 +42,12 @@ pub fn target_position(target: Option<&Gd<Node2D>>) -> Result<Vec2, Problem> {
 /// The pole's global position: `None` when no pole is set, or why the set pole cannot be used (freed, outside the
 /// tree, not finite). A broken pole is a problem like a broken target: the node keeps its pose until it is fixed or
 /// cleared, rather than silently bending another way.
-pub fn pole_position(pole: Option<&Gd<Node2D>>) -> Result<Option<Vec2>, Problem> {
-    let Some(pole) = pole else { return Ok(None) };
-    if !pole.is_instance_valid() {
-        return Err(Problem::PoleFreed);
-    }
+pub fn pole_position(pole: &Option<Gd<Node2D>>) -> Result<Option<Vec2>, Problem> {
+    let pole = match slot(pole) {
+        Slot::Empty => return Ok(None),
+        Slot::Freed => return Err(Problem::PoleFreed),
+        Slot::Live(pole) => pole,
+    };
     if !pole.is_inside_tree() {
         return Err(Problem::PoleOutsideTree);
     }
@@ -56,8 +59,8 @@ pub fn pole_position(pole: Option<&Gd<Node2D>>) -> Result<Option<Vec2>, Problem>
 /// (after restoring the authored pose and forgetting the old chain's memory) if not.
 pub fn ensure_chain(
     bones: &mut Bones,
-    root: Option<&Gd<Bone2D>>,
-    tip: Option<&Gd<Bone2D>>,
+    root: &Option<Gd<Bone2D>>,
+    tip: &Option<Gd<Bone2D>>,
     shape: Shape,
 ) -> Result<(), Problem> {
     let (root, tip) = slots(root, tip)?;
@@ -69,20 +72,22 @@ pub fn ensure_chain(
 }
 
 /// [`ensure_chain`] for one `bone` (look-at).
-pub fn ensure_bone(bones: &mut Bones, bone: Option<&Gd<Bone2D>>) -> Result<(), Problem> {
-    let bone = bone.ok_or(Problem::NoBone)?;
-    ensure_chain(bones, Some(bone), Some(bone), Shape::Chain)
+pub fn ensure_bone(bones: &mut Bones, bone: &Option<Gd<Bone2D>>) -> Result<(), Problem> {
+    if bone.is_none() {
+        return Err(Problem::NoBone);
+    }
+    ensure_chain(bones, bone, bone, Shape::Chain)
 }
 
 /// The tip direction `match_target_rotation` asks for (the target's global x axis, as Godot reports it, mirroring
 /// included; zero when there is no usable target), or `None` when it is off.
-pub fn tip_direction(target: Option<&Gd<Node2D>>, on: bool, weight: f32) -> Option<TipDirection> {
+pub fn tip_direction(target: &Option<Gd<Node2D>>, on: bool, weight: f32) -> Option<TipDirection> {
     on.then(|| TipDirection { x_axis: target_x_axis(target), weight })
 }
 
-fn target_x_axis(target: Option<&Gd<Node2D>>) -> Vec2 {
-    match target {
-        Some(target) if target.is_instance_valid() && target.is_inside_tree() => {
+fn target_x_axis(target: &Option<Gd<Node2D>>) -> Vec2 {
+    match live(target) {
+        Some(target) if target.is_inside_tree() => {
             let x_axis = vec2(target.get_global_transform().a);
             if x_axis.is_finite() { x_axis } else { Vec2::ZERO }
         }

@@ -1,46 +1,18 @@
-//! `SpringChain2D`'s run-time state: the goal pose it follows (remembered, so the simulation never chases its own
-//! output) and the simulation stepped on the chain's flat arrays (`reach2d_core::spring`). No engine calls here
-//! beyond sampling the curves; nothing allocates once the buffers have grown to the chain's length.
+//! `SpringChain2D`'s run-time state: the simulation stepped on the chain's flat arrays (`reach2d_core::spring`). The
+//! goal pose it follows is the chain's pose memory (`io/pose_memory.rs`: a bone still holding what the node wrote
+//! keeps its last rotation the node did not write). No engine calls here beyond sampling the curves; nothing
+//! allocates once the buffers have grown to the chain's length.
 
 use glam::Affine2;
 use godot::classes::Curve;
 use godot::obj::Gd;
-use reach2d_core::write_back::{BonePose, ChainPose};
+use reach2d_core::write_back::ChainPose;
 use reach2d_core::{
     AngleLimit, ChainLimits, SpringBone, SpringCollider, SpringEnds, SpringError, SpringFrame, SpringGoal,
     SpringReport, SpringScale, SpringSettings, Vec2, carry_spring, collide_spring, mirror_spring, step_spring,
 };
 
 use crate::problem::Problem;
-
-/// Each bone's goal rotation: what the animation, IK or a script last set. A bone still holding what the node
-/// wrote was not posed again since, so its goal is the remembered one, not the simulated pose.
-#[derive(Default)]
-pub struct GoalPose {
-    rotations: Vec<f32>,
-    written: Vec<f32>,
-    has_written: bool,
-}
-
-impl GoalPose {
-    /// Puts the goal rotations into `poses` as read: a bone still holding what the node wrote gets its remembered
-    /// goal; any other rotation is the new goal (animation, IK, a script, the editor).
-    pub fn follow(&mut self, poses: &mut [BonePose]) {
-        for (i, pose) in poses.iter_mut().enumerate() {
-            if self.has_written && pose.rotation.to_bits() == self.written[i].to_bits() {
-                pose.rotation = self.rotations[i];
-            } else {
-                self.rotations[i] = pose.rotation;
-            }
-        }
-    }
-
-    /// Remembers the rotations a step wrote.
-    pub fn remember(&mut self, written: &[f32]) {
-        self.written.copy_from_slice(written);
-        self.has_written = true;
-    }
-}
 
 /// The simulation's state and buffers, reused every step.
 #[derive(Default)]
@@ -63,6 +35,19 @@ pub struct Simulation {
 }
 
 impl Simulation {
+    /// Sizes the simulation for a chain of `n` bones; a new length starts it afresh.
+    pub fn fit(&mut self, n: usize) {
+        if self.bones.len() == n {
+            return;
+        }
+        self.bones.resize(n, SpringBone::default());
+        self.simulated.resize(n + 1, Vec2::ZERO);
+        self.segment_limits.resize(n, None);
+        self.previous.resize(n + 1, Vec2::ZERO);
+        self.previous_known = false;
+        self.frame.unprime();
+    }
+
     /// Snaps the simulation onto the next pose it reads, at rest.
     pub fn reset(&mut self) {
         self.frame.unprime();
@@ -219,20 +204,4 @@ fn flip_mirror(jump: Affine2, root: Vec2, visit: impl FnOnce(&mut dyn FnMut(Affi
         }
     });
     best.map(|(_, mirror)| mirror)
-}
-
-/// Sizes the goal and the simulation for a chain of `n` bones; a new length starts both afresh.
-pub fn fit(goal: &mut GoalPose, simulation: &mut Simulation, n: usize) {
-    if simulation.bones.len() == n {
-        return;
-    }
-    simulation.bones.resize(n, SpringBone::default());
-    simulation.simulated.resize(n + 1, Vec2::ZERO);
-    simulation.segment_limits.resize(n, None);
-    simulation.previous.resize(n + 1, Vec2::ZERO);
-    simulation.previous_known = false;
-    simulation.frame.unprime();
-    goal.rotations.resize(n, 0.0);
-    goal.written.resize(n, 0.0);
-    goal.has_written = false;
 }

@@ -2,10 +2,15 @@
 //! differs, how far it turns to the ground's slope, and how much the hips drop so the lower foot still reaches.
 //!
 //! All of it is plane geometry on global vectors (`up`, the ground's normal, offsets), with no handedness anywhere:
-//! a reflected input gives exactly the reflected output. The caller casts the ray ([`FootRay`]) in its world.
+//! a reflected input gives exactly the reflected output. The caller casts the ray ([`FootRay`]) in its world. Where
+//! the result goes back into the scene (the hips' offset in their parent's space, [`offset_in_parent`]; the foot
+//! bone's local rotation, [`foot_rotation`]) it goes through the nodes' matrices, so a mirrored character needs no
+//! sign rule there either. [`max_step`] and [`up_from_gravity`] turn the engine's numbers (a speed and a frame's
+//! time, the world's gravity) into what the rest takes.
 
-use crate::angle::signed_angle;
-use glam::Vec2;
+use glam::{Affine2, Mat2, Vec2};
+
+use crate::angle::{signed_angle, wrap_angle};
 
 /// One foot's ground settings, in global pixels and radians.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,83 +132,79 @@ pub fn rotate(v: Vec2, angle: f32) -> Vec2 {
     Vec2::from_angle(angle).rotate(v)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::common::assert_approx_eq;
-
-    fn settings() -> GroundSettings {
-        GroundSettings {
-            up: Vec2::new(0.0, -1.0),
-            ground_line: Vec2::new(0.0, 100.0),
-            foot_height: 6.0,
-            ray_above: 30.0,
-            ray_below: 50.0,
-            max_tilt: 0.4,
-        }
-    }
-
-    fn mirror(v: Vec2) -> Vec2 {
-        Vec2::new(-v.x, v.y)
-    }
-
-    #[test]
-    fn a_planted_foot_goes_to_the_ground_plus_its_height_and_a_swing_keeps_its_lift() {
-        let s = settings();
-        let hit = GroundHit { point: Vec2::new(10.0, 120.0), normal: Vec2::new(0.0, -1.0) };
-        assert_eq!(s.planted(Vec2::new(10.0, 94.0), hit), Vec2::new(10.0, 114.0));
-        // 10 px above its stance: 10 px above the real ground's stance.
-        assert_eq!(s.planted(Vec2::new(10.0, 84.0), hit), Vec2::new(10.0, 104.0));
-        // A sunk foot is not lifted.
-        assert_eq!(s.lift(Vec2::new(10.0, 99.0)), 0.0);
-        let ray = s.ray(Vec2::new(10.0, 84.0));
-        assert_eq!(ray, FootRay { from: Vec2::new(10.0, 70.0), to: Vec2::new(10.0, 150.0) });
-    }
-
-    #[test]
-    fn tilt_is_held_within_the_limit_and_mirrors() {
-        let s = settings();
-        let steep = GroundHit { point: Vec2::ZERO, normal: Vec2::new(0.6, -0.8) };
-        let gentle = GroundHit { point: Vec2::ZERO, normal: Vec2::from_angle(-1.4) };
-        assert_approx_eq!(s.tilt(steep), 0.4, 1e-6);
-        assert_approx_eq!(s.tilt(gentle), signed_angle(s.up, gentle.normal), 1e-6);
-        let mirrored = GroundHit { point: Vec2::ZERO, normal: mirror(steep.normal) };
-        assert_eq!(s.tilt(mirrored), -s.tilt(steep));
-        let zero = GroundHit { point: Vec2::ZERO, normal: Vec2::ZERO };
-        assert_eq!(s.tilt(zero), 0.0);
-    }
-
-    #[test]
-    fn steps_never_exceed_the_limit() {
-        let to = Vec2::new(30.0, -40.0);
-        assert_approx_eq!(step_offset(Vec2::ZERO, to, 5.0).length(), 5.0, 1e-5);
-        assert_eq!(step_offset(Vec2::ZERO, to, f32::INFINITY), to);
-        assert_eq!(step_offset(Vec2::NAN, to, 1.0), to);
-        assert_eq!(step_offset(Vec2::ONE, to, -1.0), Vec2::ONE);
-        assert_eq!(mirror(step_offset(Vec2::ZERO, to, 5.0)), step_offset(Vec2::ZERO, mirror(to), 5.0));
-        assert_eq!(step_value(0.0, 3.0, 1.0), 1.0);
-        assert_eq!(step_value(0.0, -3.0, 1.0), -1.0);
-        assert_eq!(step_value(0.0, 0.5, 1.0), 0.5);
-    }
-
-    #[test]
-    fn the_hips_drop_so_each_leg_keeps_its_animated_extension_and_never_rise() {
-        let up = Vec2::new(0.0, -1.0);
-        let hip = Vec2::new(0.0, 0.0);
-        let animated = Vec2::new(10.0, 75.0);
-        // 12 px lower ground: 12 px of drop, exactly.
-        assert_approx_eq!(reach_drop(hip, animated, animated + Vec2::new(0.0, 12.0), up), 12.0, 1e-4);
-        // Higher ground: no drop.
-        assert_eq!(reach_drop(hip, animated, animated - Vec2::new(0.0, 12.0), up), 0.0);
-        // Farther to the side at the same height: a drop that keeps the distance.
-        let goal = animated + Vec2::new(3.0, 0.0);
-        let drop = reach_drop(hip, animated, goal, up);
-        assert_approx_eq!((goal - (hip - up * drop)).length(), animated.length(), 1e-3);
-        assert_eq!(reach_drop(hip, mirror(animated), mirror(goal), up), drop);
-        // Out of reach to the side: the closest drop.
-        assert_approx_eq!(reach_drop(hip, animated, Vec2::new(200.0, 40.0), up), 40.0, 1e-4);
-        assert_eq!(hips_drop([3.0, 12.0, f32::NAN], 40.0), 12.0);
-        assert_eq!(hips_drop([3.0, 12.0], 5.0), 5.0);
-        assert_eq!(hips_drop([], 5.0), 0.0);
+/// The most a value limited to `speed` per second may move in a frame of `delta` seconds (px, radians: the speed's
+/// unit).
+///
+/// `speed <= 0` (or NaN, or `f32::INFINITY`) is no limit: `f32::INFINITY`. A negative or non-finite `delta` counts
+/// as 0 (an infinite frame must not lift the limit), so the value stays. Computed in `f64`; a product beyond `f32`
+/// gives `f32::INFINITY`.
+#[must_use]
+pub fn max_step(speed: f32, delta: f64) -> f32 {
+    if speed > 0.0 && speed < f32::INFINITY {
+        let delta = if delta.is_finite() { delta.max(0.0) } else { 0.0 };
+        (f64::from(speed) * delta) as f32
+    } else {
+        f32::INFINITY
     }
 }
+
+/// The unit vector against `gravity` (any length, global): `(0, -1)` (up on a y-down screen) for a gravity that is
+/// zero, not finite, or too small or too large to normalize.
+#[must_use]
+pub fn up_from_gravity(gravity: Vec2) -> Vec2 {
+    (-gravity).try_normalize().unwrap_or(Vec2::NEG_Y)
+}
+
+/// A node's global basis whose determinant is at most this (in absolute value) is collapsed: no offset is expressed
+/// in it.
+const COLLAPSED_DETERMINANT: f32 = 1.0e-10;
+
+/// The global offset `global_offset` (px) expressed in the parent space of a node whose global basis is
+/// `global_basis` and local basis `local_basis` (rotation, scale and skew, no translation): the change of the node's
+/// local position that moves it by `global_offset`. The parent's basis is `global · local⁻¹`, so this is
+/// `local · global⁻¹ · global_offset`; a reflection anywhere is inside the matrices.
+///
+/// `None` for a collapsed global basis (zero scale: determinant within `1e-10` of 0), one that is not finite, or a
+/// result that is not finite. Never panics.
+#[must_use]
+pub fn offset_in_parent(global_basis: Mat2, local_basis: Mat2, global_offset: Vec2) -> Option<Vec2> {
+    let determinant = global_basis.determinant();
+    if !(determinant.is_finite() && determinant.abs() > COLLAPSED_DETERMINANT) {
+        return None;
+    }
+    let in_parent = local_basis * (global_basis.inverse() * global_offset);
+    in_parent.is_finite().then_some(in_parent)
+}
+
+/// The local rotation (radians) of a foot bone, a direct child of a leg's tip bone, that keeps the foot's animated
+/// angle to the world turned by `tilt`: its global x axis is the animated one rotated by `tilt` radians.
+///
+/// `animated_tip` is the tip bone's global transform in the animated pose, `animated` the foot's local rotation
+/// there; `foot_basis` is the foot's local basis without its rotation (scale and skew: the local basis is
+/// `rotate(rotation) · foot_basis`), `tip_basis` the tip bone's global basis now (after the leg's solve). The result
+/// is the equal angle within half a turn of `animated` (no jump of a whole turn). The matrices carry any
+/// reflection: the mirrored animated tip and tip basis (and the mirrored `-tilt`) give the rotation that draws the
+/// mirrored foot, the same local rotation. `None` when `tip_basis` is collapsed (a zero scale: the foot keeps its
+/// rotation) or the result is not finite. Never panics.
+#[must_use]
+pub fn foot_rotation(
+    animated_tip: Affine2,
+    animated: f32,
+    foot_basis: Mat2,
+    tilt: f32,
+    tip_basis: Mat2,
+) -> Option<f32> {
+    let along = foot_basis * Vec2::X;
+    let animated_axis = animated_tip.matrix2 * (Mat2::from_angle(animated) * along);
+    let wanted_axis = rotate(animated_axis, tilt);
+    if tip_basis.determinant().abs() <= f32::EPSILON * tip_basis.x_axis.length_squared().max(1e-30) {
+        return None;
+    }
+    let in_tip = tip_basis.inverse() * wanted_axis;
+    let rotation = in_tip.to_angle() - along.to_angle();
+    let rotation = animated + wrap_angle(rotation - animated);
+    rotation.is_finite().then_some(rotation)
+}
+
+#[cfg(test)]
+mod tests;

@@ -2,7 +2,9 @@
 
 use glam::Vec2;
 
-use crate::{CcdSettings, ChainLimits, FabrikSettings, MAX_COORDINATE, SolveError};
+use crate::angle::ChainLimits;
+use crate::error::{MAX_COORDINATE, SolveError};
+use crate::solver::{CcdSettings, FabrikSettings};
 
 /// Finite and within [`MAX_COORDINATE`].
 #[inline]

@@ -17,7 +17,7 @@
 
 use glam::{Affine2, Mat2, Vec2};
 
-use crate::{AngleLimit, signed_angle, step_toward, wrap_angle};
+use crate::angle::{AngleLimit, signed_angle, step_toward, wrap_angle};
 
 /// Squared length below which a direction is treated as undefined (the bone keeps its rotation).
 const DEGENERATE_SQ: f32 = 1.0e-12;
@@ -206,46 +206,93 @@ impl ChainPose<'_> {
         if joints.len() <= self.bones.len() || out.len() < self.bones.len() || !weight.is_finite() {
             return None;
         }
-        let weight = weight.clamp(0.0, 1.0);
         let mut solved_parent = self.parent;
         let mut written_parent = self.parent;
         for (i, (bone, slot)) in self.bones.iter().zip(out.iter_mut()).enumerate() {
             let limit = rotation_limits.get(i).copied().flatten();
-            let clamp = |angle: f32| limit.map_or(angle, |l| l.clamp(wrap_angle(angle)));
-            let aim = bone.basis * self.child_offset(i);
-            // A singular parent (zero scale) defines no direction: the bone keeps its rotation.
-            let v = try_inverse(solved_parent).map(|inverse| inverse.transform_point2(joints[i + 1]) - bone.position);
-            let solved = match v {
-                Some(v) if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ => {
-                    v.to_angle() - aim.to_angle()
-                }
-                _ => bone.rotation,
-            };
-            let solved = if solved.is_finite() { clamp(solved) } else { bone.rotation };
-            let solved = match step.as_mut() {
-                Some(step) => {
-                    let stepped =
-                        step.previous.get(i).map_or(solved, |&p| step_toward(p, solved, step.max_step, limit));
-                    if let Some(slot) = step.stepped.get_mut(i) {
-                        *slot = stepped;
-                    }
-                    stepped
-                }
-                None => solved,
-            };
-            // A huge input rotation (e.g. 1e30) has no sub-turn precision left: blend from its wrapped angle.
-            let from = if bone.rotation.abs() <= HUGE_ROTATION { bone.rotation } else { wrap_angle(bone.rotation) };
-            let written = clamp(lerp_angle(from, solved, weight));
-            if !written.is_finite() {
+            let solved = solved_rotation(solved_parent, bone, joints[i + 1], self.child_offset(i));
+            let bone_step = step
+                .as_ref()
+                .and_then(|step| step.previous.get(i).map(|&previous| BoneStep { previous, max_step: step.max_step }));
+            let rotation = finish_rotation(bone.rotation, solved, weight, limit, bone_step);
+            if let Some(stepped) = step.as_mut().and_then(|step| step.stepped.get_mut(i)) {
+                *stepped = rotation.solved;
+            }
+            if !rotation.written.is_finite() {
                 return None;
             }
-            *slot = written;
-            solved_parent *= bone.local_with(solved);
-            written_parent *= bone.local_with(written);
+            *slot = rotation.written;
+            solved_parent *= bone.local_with(rotation.solved);
+            written_parent *= bone.local_with(rotation.written);
         }
         let effector = written_parent.transform_point2(self.tip_offset);
         effector.is_finite().then_some(effector)
     }
+}
+
+/// The speed limit of one bone's rotation in one write-back (see [`finish_rotation`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoneStep {
+    /// The rotation the previous write-back stepped to, radians.
+    pub previous: f32,
+    /// Most the rotation may move from `previous`, radians; `f32::INFINITY` for no limit (negative or NaN: 0).
+    pub max_step: f32,
+}
+
+/// One bone's rotations after a solve (see [`finish_rotation`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoneRotation {
+    /// The solved rotation, clamped into the bone's limit and stepped, radians: the pose the bone's children aim
+    /// from (its global transform is the parent's solved one times [`BonePose::local_with`] this).
+    pub solved: f32,
+    /// The rotation to write, radians: `solved` blended from the read rotation by `weight`, clamped again. Not
+    /// finite only when the weight is not.
+    pub written: f32,
+}
+
+/// The local rotation (radians) that puts `bone`'s child on the global point `child_point`, when the bone's parent
+/// has the global transform `parent_global` and the child sits at `child_offset` in the bone's own space:
+/// `angle(parent_global⁻¹ · child_point − position) − angle(basis · child_offset)`.
+///
+/// A reflection anywhere (a mirrored parent, the bone's own negative scale) lives inside the matrices, so this
+/// needs no sign rule. Under similarity transforms the child lands exactly on `child_point` (when the bone can reach
+/// it: a point at another distance gives the direction toward it). Undefined directions give the bone's own
+/// `rotation`: a singular parent (zero scale), `child_point` on the bone's origin, a `child_offset` that is zero or
+/// that the basis collapses, a value that is not finite. Never panics.
+#[must_use]
+pub fn solved_rotation(parent_global: Affine2, bone: &BonePose, child_point: Vec2, child_offset: Vec2) -> f32 {
+    let aim = bone.basis * child_offset;
+    let v = try_inverse(parent_global).map(|inverse| inverse.transform_point2(child_point) - bone.position);
+    match v {
+        Some(v) if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ => {
+            v.to_angle() - aim.to_angle()
+        }
+        _ => bone.rotation,
+    }
+}
+
+/// What a bone writes after its solve: the `solved` rotation (radians, e.g. from [`solved_rotation`]) clamped into
+/// `limit`, moved from `step.previous` by at most `step.max_step` ([`step_toward`]: along the allowed arc, never
+/// across the excluded side), then blended from the `read` rotation by `weight` (Godot's `lerp_angle`, the weight
+/// clamped into `[0, 1]`) and clamped into `limit` again.
+///
+/// A `solved` that is not finite counts as `read` (unclamped). A huge `read` (beyond 1000 rad, e.g. 1e30) has no
+/// sub-turn precision left: the blend starts from its wrapped angle instead. A NaN `weight` gives a NaN `written`
+/// (callers check it first). Never panics.
+#[must_use]
+pub fn finish_rotation(
+    read: f32,
+    solved: f32,
+    weight: f32,
+    limit: Option<AngleLimit>,
+    step: Option<BoneStep>,
+) -> BoneRotation {
+    let clamp = |angle: f32| limit.map_or(angle, |l| l.clamp(wrap_angle(angle)));
+    let solved = if solved.is_finite() { clamp(solved) } else { read };
+    let solved = step.map_or(solved, |step| step_toward(step.previous, solved, step.max_step, limit));
+    let from = if read.abs() <= HUGE_ROTATION { read } else { wrap_angle(read) };
+    let written = clamp(lerp_angle(from, solved, weight.clamp(0.0, 1.0)));
+    BoneRotation { solved, written }
 }
 
 /// The inverse of `a`, or `None` when it is singular (glam's `inverse` would assert in debug builds).
@@ -263,169 +310,4 @@ pub fn lerp_angle(from: f32, to: f32, weight: f32) -> f32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use core::f32::consts::PI;
-
-    use super::*;
-    use crate::common::Rng;
-
-    /// A random chain of similarity transforms: uniform scale of any sign on each bone and on the parent.
-    fn mirrored_chain(rng: &mut Rng, n: usize, bones: &mut Vec<BonePose>) -> ChainPose<'static> {
-        bones.clear();
-        for _ in 0..n {
-            let s = rng.range(0.5, 2.0);
-            // One axis mirrored, both, or none.
-            let scale = Vec2::new(s * rng.sign(), s * rng.sign());
-            let position = Vec2::new(rng.range(5.0, 60.0), rng.range(-20.0, 20.0));
-            bones.push(BonePose::new(position, rng.range(-PI, PI), scale, 0.0));
-        }
-        let ps = rng.range(0.5, 3.0);
-        let parent = Affine2::from_scale_angle_translation(
-            Vec2::new(ps * rng.sign(), ps * rng.sign()),
-            rng.range(-PI, PI),
-            Vec2::new(rng.range(-300.0, 300.0), rng.range(-300.0, 300.0)),
-        );
-        let tip_offset = Vec2::from_angle(rng.range(-PI, PI)) * rng.range(5.0, 40.0);
-        let bones: &'static [BonePose] = Box::leak(bones.clone().into_boxed_slice());
-        ChainPose { parent, bones, tip_offset }
-    }
-
-    #[test]
-    fn recovers_any_pose_exactly_under_mirroring() {
-        let mut rng = Rng(7);
-        let mut scratch = Vec::new();
-        let mut worst = 0.0f32;
-        for case in 0..500 {
-            let n = 1 + case % 8;
-            let pose = mirrored_chain(&mut rng, n, &mut scratch);
-            // The goal: the same chain with other rotations.
-            let goal_bones: Vec<BonePose> =
-                pose.bones.iter().map(|b| BonePose { rotation: rng.range(-PI, PI), ..*b }).collect();
-            let goal = ChainPose { bones: &goal_bones, ..pose };
-            let mut goal_joints = vec![Vec2::ZERO; n + 1];
-            goal.joints(&mut goal_joints);
-
-            let mut out = vec![0.0; n];
-            let effector = pose.write_back(&goal_joints, 1.0, &[], &mut out).expect("finite");
-            // Every bone lands on its goal joint, so the written rotations are the goal's (mod TAU).
-            let written: Vec<BonePose> =
-                pose.bones.iter().zip(&out).map(|(b, &r)| BonePose { rotation: r, ..*b }).collect();
-            let mut joints = vec![Vec2::ZERO; n + 1];
-            ChainPose { bones: &written, ..pose }.joints(&mut joints);
-            for (a, b) in joints.iter().zip(&goal_joints) {
-                worst = worst.max(a.distance(*b));
-            }
-            assert!(effector.distance(goal_joints[n]) < 1e-2, "case {case}: effector {effector} vs {}", goal_joints[n]);
-            for (r, g) in out.iter().zip(&goal_bones) {
-                assert!(wrap_angle(r - g.rotation).abs() < 1e-3, "case {case}: rotation {r} vs {}", g.rotation);
-            }
-        }
-        assert!(worst < 1e-2, "worst joint error {worst}");
-    }
-
-    #[test]
-    fn mirrored_middle_bone_lands_exactly() {
-        // A mirrored middle bone (scale.x = -1), where writing global rotations goes wrong.
-        let bones = [
-            BonePose::new(Vec2::ZERO, 0.0, Vec2::ONE, 0.0),
-            BonePose::new(Vec2::new(50.0, 0.0), 0.3, Vec2::new(-1.0, 1.0), 0.0),
-            BonePose::new(Vec2::new(50.0, 0.0), -0.2, Vec2::ONE, 0.0),
-        ];
-        let pose = ChainPose { parent: Affine2::IDENTITY, bones: &bones, tip_offset: Vec2::new(40.0, 0.0) };
-        let goal_bones = [
-            BonePose { rotation: 0.5, ..bones[0] },
-            BonePose { rotation: -0.4, ..bones[1] },
-            BonePose { rotation: 0.9, ..bones[2] },
-        ];
-        let mut goal = [Vec2::ZERO; 4];
-        ChainPose { bones: &goal_bones, ..pose }.joints(&mut goal);
-        let mut out = [0.0; 3];
-        let effector = pose.write_back(&goal, 1.0, &[], &mut out).unwrap();
-        assert!(effector.distance(goal[3]) < 1e-3);
-        assert!(wrap_angle(out[1] + 0.4).abs() < 1e-5);
-    }
-
-    #[test]
-    fn weight_blends_local_rotations_and_zero_keeps_the_input() {
-        let bones =
-            [BonePose::new(Vec2::ZERO, 0.2, Vec2::ONE, 0.0), BonePose::new(Vec2::new(10.0, 0.0), 0.0, Vec2::ONE, 0.0)];
-        let pose = ChainPose { parent: Affine2::IDENTITY, bones: &bones, tip_offset: Vec2::new(10.0, 0.0) };
-        let goal_bones = [BonePose { rotation: 1.2, ..bones[0] }, BonePose { rotation: -0.6, ..bones[1] }];
-        let mut goal = [Vec2::ZERO; 3];
-        ChainPose { bones: &goal_bones, ..pose }.joints(&mut goal);
-        let mut out = [0.0; 2];
-        pose.write_back(&goal, 0.0, &[], &mut out).unwrap();
-        assert_eq!(out, [0.2, 0.0]);
-        pose.write_back(&goal, 0.5, &[], &mut out).unwrap();
-        assert!((out[0] - 0.7).abs() < 1e-5 && (out[1] + 0.3).abs() < 1e-5, "{out:?}");
-    }
-
-    #[test]
-    fn limits_clamp_solved_and_written_rotations() {
-        let bones = [BonePose::new(Vec2::ZERO, 0.0, Vec2::ONE, 0.0)];
-        let pose = ChainPose { parent: Affine2::IDENTITY, bones: &bones, tip_offset: Vec2::new(10.0, 0.0) };
-        let goal = [Vec2::ZERO, Vec2::new(0.0, 10.0)]; // needs +PI/2
-        let limits = [AngleLimit::new(-0.5, 0.5)];
-        let mut out = [0.0; 1];
-        let effector = pose.write_back(&goal, 1.0, &limits, &mut out).unwrap();
-        assert!((out[0] - 0.5).abs() < 1e-6);
-        assert!(effector.distance(Vec2::from_angle(0.5) * 10.0) < 1e-4);
-    }
-
-    #[test]
-    fn segment_limits_match_rotation_limits_under_mirroring() {
-        // Rotating a bone within its rotation limit keeps its segment angle within the derived segment limit.
-        let mut rng = Rng(99);
-        let mut scratch = Vec::new();
-        for _ in 0..200 {
-            let pose = mirrored_chain(&mut rng, 3, &mut scratch);
-            let limits: Vec<Option<AngleLimit>> =
-                (0..3).map(|_| AngleLimit::new(rng.range(-2.0, 0.0), rng.range(0.0, 2.0))).collect();
-            let mut joints = [Vec2::ZERO; 4];
-            pose.joints(&mut joints);
-            let mut seg = [None; 3];
-            let root_direction = pose.segment_limits(&joints, &limits, &mut seg);
-            for edge in [0, 1] {
-                let moved: Vec<BonePose> = pose
-                    .bones
-                    .iter()
-                    .zip(&limits)
-                    .map(|(b, l)| BonePose { rotation: if edge == 0 { l.unwrap().min } else { l.unwrap().max }, ..*b })
-                    .collect();
-                let mut q = [Vec2::ZERO; 4];
-                ChainPose { bones: &moved, ..pose }.joints(&mut q);
-                let mut reference = root_direction;
-                for i in 0..3 {
-                    let segment = q[i + 1] - q[i];
-                    let limit = seg[i].unwrap();
-                    assert!(limit.contains(signed_angle(reference, segment), 1e-3), "bone {i}: {limit:?}");
-                    reference = segment;
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn degenerate_input_keeps_rotations_and_never_gives_nan() {
-        // A zero-scale parent: no direction is defined, so every bone keeps its rotation.
-        let bones = [BonePose::new(Vec2::new(3.0, 0.0), 0.4, Vec2::ONE, 0.0)];
-        let pose =
-            ChainPose { parent: Affine2::from_scale(Vec2::ZERO), bones: &bones, tip_offset: Vec2::new(10.0, 0.0) };
-        let mut out = [9.0; 1];
-        let effector = pose.write_back(&[Vec2::ZERO, Vec2::new(5.0, 5.0)], 1.0, &[], &mut out);
-        assert_eq!(out, [0.4]);
-        assert!(effector.is_some_and(|e| e.is_finite()));
-        // Too few joints or a NaN weight: nothing to write.
-        assert!(pose.write_back(&[Vec2::ZERO], 1.0, &[], &mut out).is_none());
-        assert!(pose.write_back(&[Vec2::ZERO, Vec2::ONE], f32::NAN, &[], &mut out).is_none());
-    }
-
-    #[test]
-    fn lerp_angle_matches_godot() {
-        assert!((lerp_angle(0.0, 1.0, 0.5) - 0.5).abs() < 1e-6);
-        // Across the seam: from 3.0 toward -3.0 goes through PI, not through 0.
-        let mid = lerp_angle(3.0, -3.0, 0.5);
-        assert!((wrap_angle(mid) - PI).abs() < 1e-3, "{mid}");
-        assert_eq!(lerp_angle(0.3, 2.0, 0.0), 0.3);
-    }
-}
+mod tests;

@@ -1,8 +1,8 @@
 //! Project automation for Reach2D, run as `cargo xtask <command>`.
 //!
 //! This file only reads the command line; the commands are listed in [`USAGE`]. The rooms:
-//! - `commands/`: one module per command (`build`, `test`, `test_web`, `platforms`, `package`, `bench`, `demo`,
-//!   `fuzz`, `godot`);
+//! - `commands/`: one module per command (`build`, `test`, `test_web`, `layout`, `platforms`, `package`, `bench`,
+//!   `demo`, `fuzz`, `godot`);
 //! - `toolchain/`: what the commands fetch from outside (`debian`: a confined apt; `cross`: the cross builds'
 //!   std source, linkers and zig; `emscripten`: the web build's; `emscripten_sid` and `web_template`: the
 //!   browser test's web export template; `godot`: finding or fetching Godot);
@@ -18,7 +18,7 @@ mod tally;
 mod toolchain;
 mod verify;
 
-use commands::{bench, build, demo, fuzz, godot, package, platforms, test, test_web};
+use commands::{bench, build, demo, fuzz, godot, layout, package, platforms, test, test_web};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Some("build") => build::build_command(&args[1..], flag("--release")),
         Some("test") if flag("--web") => test_web::test_web(flag("--threads")),
         Some("test") => test::test_all(flag("--godot-only"), !flag("--no-platforms"), flag("--arm64")),
+        Some("layout") => layout::layout(),
         Some("platforms") => platforms::platforms(&args[1..]),
         Some("demo") => demo::demo(),
         Some("screenshots") => demo::screenshots(),
@@ -56,13 +57,15 @@ const USAGE: &str = "usage: cargo xtask <command>
                       windows-x86_64, macos, or web (both web variants; web-nothreads or web-threads for one),
                       cross-compiled from Linux x86_64, fetching the tools it needs
   test [--godot-only] [--no-platforms] [--arm64]
-                      fmt, clippy, Rust tests, every platform's build and checks (`platforms`), then the Godot
-                      tests in tests/ (headless); REACH2D_TEST_FILTER=word runs only tests/test_*word*.gd;
+                      layout, fmt, clippy, Rust tests, every platform's build and checks (`platforms`), then the
+                      Godot tests in tests/ (headless); REACH2D_TEST_FILTER=word runs only tests/test_*word*.gd;
                       --arm64: only the Godot tests, on the arm64 library in Debian's arm64 Godot under qemu
   test --web [--threads]
                       the shipped web build in headless Chromium: exported with a Godot web template built from
                       Debian's source of the tests' Godot (cached in ~/.cache/reach2d/), served on 127.0.0.1;
                       REACH2D_WEB_WASM=FILE tests that side module instead
+  layout              the house rules for every .rs file under rust/ (also the first stage of `test`): at most 350
+                      lines of code, tests in files of their own, no cycles between a crate's files
   platforms [PLATFORM]
                       build every platform's (or PLATFORM's) release library, check each binary, load it in a
                       loader of its platform, and run the solver tests as a Windows program under Wine, an arm64

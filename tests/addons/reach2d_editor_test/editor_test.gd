@@ -43,20 +43,23 @@ func bones_in(root: Node) -> Array:
 	return [root.get_node("Skeleton/bone_0"), root.get_node("Skeleton/bone_0/bone_1"), root.get_node("Skeleton/bone_0/bone_1/bone_2")]
 
 
-## The `rotation = ...` value of each bone section in a saved .tscn (0.0 when the line is absent).
+## The `rotation = ...` value of each bone section bone_0..bone_2 in the saved .tscn at `path`.
 func saved_rotations(path: String) -> Array:
 	var text := FileAccess.get_file_as_string(path)
-	var out := []
-	for name in ["bone_0", "bone_1", "bone_2"]:
-		var start := text.find("[node name=\"%s\"" % name)
-		var end := text.find("[node", start + 1)
-		var section := text.substr(start, end - start if end > 0 else -1)
-		var value := 0.0
-		for line in section.split("\n"):
-			if line.begins_with("rotation = "):
-				value = float(line.trim_prefix("rotation = "))
-		out.append(value)
-	return out
+	return ["bone_0", "bone_1", "bone_2"].map(func(name): return saved_rotation(text, name))
+
+
+## The `rotation = ...` value of the section of the node named `name` in a saved .tscn's `text` (0.0 when the line is
+## absent).
+func saved_rotation(text: String, name: String) -> float:
+	var start := text.find("[node name=\"%s\"" % name)
+	var end := text.find("[node", start + 1)
+	var section := text.substr(start, end - start if end > 0 else -1)
+	var value := 0.0
+	for line in section.split("\n"):
+		if line.begins_with("rotation = "):
+			value = float(line.trim_prefix("rotation = "))
+	return value
 
 
 func _run() -> void:
@@ -287,13 +290,7 @@ func _test_rig_roundtrip() -> void:
 	var text := FileAccess.get_file_as_string(RIG_COPY)
 	for i in RIG_BONES.size():
 		var name: String = RIG_BONES[i].get_file()
-		var start := text.find("[node name=\"%s\"" % name)
-		var end := text.find("[node", start + 1)
-		var section := text.substr(start, end - start if end > 0 else -1)
-		var saved := 0.0
-		for line in section.split("\n"):
-			if line.begins_with("rotation = "):
-				saved = float(line.trim_prefix("rotation = "))
+		var saved := saved_rotation(text, name)
 		expect(absf(saved - RIG_AUTHORED[i]) < 1e-5, "rig bone %s saved with its authored rotation %s (saved %s)" % [name, RIG_AUTHORED[i], saved])
 		var b: Bone2D = root.get_node("Skeleton/" + RIG_BONES[i])
 		expect(absf(b.rotation - previewed[i]) < 1e-4, "rig bone %s shows the preview again after saving" % name)

@@ -6,12 +6,13 @@
 //! `position`).
 
 use glam::{Affine2, Mat2};
+use reach2d_core::ground::max_step;
 use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{AngleLimit, Vec2, stretched_end};
 
-use crate::io::authored::PoseMemory;
 use crate::io::chain::BoneChain;
 use crate::io::convert::affine;
+use crate::io::pose_memory::PoseMemory;
 use crate::io::stretch::TipPosition;
 use crate::pose::PoseBuffers;
 use crate::problem::Problem;
@@ -57,13 +58,7 @@ impl Motion {
     /// The motion of a solve that advances time by `delta` seconds: `speed` rad/s at most (0: no limit). A negative
     /// or non-finite `delta` counts as 0.
     pub fn new(from_rest: bool, speed: f32, delta: f64) -> Self {
-        let max_step = if speed > 0.0 {
-            let delta = if delta.is_finite() { delta.max(0.0) } else { 0.0 };
-            (f64::from(speed) * delta) as f32
-        } else {
-            f32::INFINITY
-        };
-        Self { from_rest, max_step }
+        Self { from_rest, max_step: max_step(speed, delta) }
     }
 }
 
@@ -78,6 +73,10 @@ pub struct Start {
 }
 
 impl Start {
+    /// Every bone still holding the node's own result starts from its last rotation the node did not write:
+    /// `SpringChain2D`'s goal, the pose the animation (or the IK before it) gave the chain.
+    pub const UNWRITTEN: Start = Start { from_rest: false, blending: true };
+
     /// The start of a node's solve with `solve_from_rest` = `from_rest` and this `weight`.
     pub fn new(from_rest: bool, weight: f32) -> Self {
         Self { from_rest, blending: weight < 1.0 }
@@ -98,8 +97,7 @@ pub fn read_adjusted(
     start: Start,
     adjust: impl FnOnce(&mut [BonePose]),
 ) -> Result<(), Problem> {
-    let Bones { chain, memory, pose, .. } = bones;
-    let Some(tip) = chain.bones().last() else { return Err(Problem::EmptyChain) };
+    let Some(tip) = bones.chain.bones().last() else { return Err(Problem::EmptyChain) };
     if !tip.is_inside_tree() {
         return Err(Problem::BoneOutsideTree);
     }
@@ -108,6 +106,24 @@ pub fn read_adjusted(
         TipEnd::BoneLength => direction * tip.get_length(),
         TipEnd::Direction(offset) => Vec2::from_angle(tip.get_bone_angle() + offset),
     };
+    read_local_poses(bones, tip_offset, start, adjust)?;
+    if !bones.pose.finish() {
+        return Err(Problem::PoseNotFinite);
+    }
+    Ok(())
+}
+
+/// Reads every bone's local pose and the root parent's global transform into `bones.pose` (with `tip_offset`, the
+/// end of the last bone in its own space), starting from the authored, rest or unwritten rotations by the memory's
+/// rules, then lets `adjust` change them. The one read of a node's bones: chains ([`read`]) derive their joints
+/// from it, `FabrikRig2D` its tree's points. Fails on a pose that is not finite or collapsed.
+pub fn read_local_poses(
+    bones: &mut Bones,
+    tip_offset: Vec2,
+    start: Start,
+    adjust: impl FnOnce(&mut [BonePose]),
+) -> Result<(), Problem> {
+    let Bones { chain, memory, pose, .. } = bones;
     let parent = chain.parent().map_or(Affine2::IDENTITY, |p| affine(p.get_global_transform()));
     pose.begin(parent, tip_offset);
     for bone in chain.bones() {
@@ -118,7 +134,7 @@ pub fn read_adjusted(
     }
     memory.start_pose(chain.bones(), pose.bones_mut(), start.from_rest, start.blending);
     adjust(pose.bones_mut());
-    if !pose.finish() {
+    if !pose.is_finite() {
         return Err(Problem::PoseNotFinite);
     }
     // A zero scale on the skeleton, an ancestor or a bone collapses the chain to a point or a line: any rotation
@@ -145,8 +161,15 @@ pub fn write(
     rotation_limits: &[Option<AngleLimit>],
     max_step: f32,
 ) -> Result<Vec2, Problem> {
+    let effector = bones.pose.write_back(weight, rotation_limits, max_step).ok_or(Problem::PoseNotFinite)?;
+    write_rotations(bones);
+    Ok(effector)
+}
+
+/// Writes `bones.pose`'s rotations (finite: the caller checked), each as the equal angle within half a turn of the
+/// bone's last rotation the node did not write, and remembers them. The one write of a node's bones.
+pub fn write_rotations(bones: &mut Bones) {
     let Bones { chain, memory, pose, .. } = bones;
-    let effector = pose.write_back(weight, rotation_limits, max_step).ok_or(Problem::PoseNotFinite)?;
     // The same angles, each within half a turn of the pose the node did not write: a rotation never winds up
     // over frames (that would break blending with animation and make the inspector's numbers meaningless).
     pose.keep_near(memory.unwritten());
@@ -155,7 +178,6 @@ pub fn write(
         bone.set_rotation(rotation);
     }
     memory.remember(pose.rotations());
-    Ok(effector)
 }
 
 /// The bone limits that apply to the resolved chain: `limits` cut to its length.
@@ -195,7 +217,7 @@ pub fn authored_tip_position(bones: &mut Bones, stretching: bool) -> Option<Vec2
 /// `TwoBoneIk2D`'s stretch, after [`write`]: writes the tip bone's position as its authored one times the solved
 /// `factor`, blended by `weight`. Returns the global end of the limb so written (`None` without a read pose).
 pub fn write_tip_position(bones: &mut Bones, factor: f32, weight: f32) -> Option<Vec2> {
-    let written = 1.0 + (factor - 1.0) * weight.clamp(0.0, 1.0);
+    let written = 1.0 + (factor - 1.0) * weight;
     bones.tip_position.write(bones.chain.bones_mut().last_mut(), written);
     drawn_pose(bones).and_then(|(pose, rotations)| stretched_end(pose, rotations, written))
 }

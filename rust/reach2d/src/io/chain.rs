@@ -13,6 +13,7 @@ use godot::obj::{Gd, InstanceId};
 
 use crate::io::stale_flags;
 use crate::problem::Problem;
+use crate::slot::{Slot, slot};
 
 /// Which bones a node's chain may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,15 +204,15 @@ impl Drop for BoneChain {
 
 /// A node's bone slots `root` and `tip`, or why they cannot make a chain (unset or freed).
 pub fn slots<'a>(
-    root: Option<&'a Gd<Bone2D>>,
-    tip: Option<&'a Gd<Bone2D>>,
+    root: &'a Option<Gd<Bone2D>>,
+    tip: &'a Option<Gd<Bone2D>>,
 ) -> Result<(&'a Gd<Bone2D>, &'a Gd<Bone2D>), Problem> {
-    let root = root.ok_or(Problem::NoRootBone)?;
-    let tip = tip.ok_or(Problem::NoTipBone)?;
-    if !root.is_instance_valid() || !tip.is_instance_valid() {
-        return Err(Problem::BoneFreed);
+    match (slot(root), slot(tip)) {
+        (Slot::Empty, _) => Err(Problem::NoRootBone),
+        (_, Slot::Empty) => Err(Problem::NoTipBone),
+        (Slot::Live(root), Slot::Live(tip)) => Ok((root, tip)),
+        _ => Err(Problem::BoneFreed),
     }
-    Ok((root, tip))
 }
 
 /// `true` when the node `ancestor` is `node` or above it.

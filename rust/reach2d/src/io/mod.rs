@@ -1,11 +1,13 @@
-//! The engine side of a chain: finding and watching its bones (`chain`), reading and writing them (`bones`), the
-//! authored-pose memory (`authored`), the stretch's tip position (`stretch`), and the one place Godot and glam types
-//! meet (`convert`).
+//! The engine side of a node's bones: finding and watching them (`chain`, `stale_flags`), reading and writing them
+//! (`bones`), what the node wrote and what the user authored (`pose_memory`, `stretch`, and `written`: the one rule
+//! that tells the node's own writes back from the engine), the canvas items above a chain (`ancestors`), and the
+//! one place Godot and glam types meet (`convert`).
 
 pub mod ancestors;
-pub mod authored;
 pub mod bones;
 pub mod chain;
 pub mod convert;
+pub mod pose_memory;
 pub mod stale_flags;
 pub mod stretch;
+pub mod written;

@@ -1,37 +1,28 @@
 //! `TwoBoneIk2D`'s stretch memory: the tip bone's local `position`, the value the user (or an animation) gave it and
-//! the one the last stretched solve wrote. Restored by the same rules as the rotations (before saving, when the
-//! preview stops), and also when stretching stops, the node is disabled or it leaves the tree.
+//! the one the last stretched solve wrote (`io/written.rs`'s rule tells them apart). Put back by the same rules as the
+//! rotations (before saving, when the preview stops), and also when stretching stops, the node is disabled or it
+//! leaves the tree; a position someone else set since is never put back over.
 
 use godot::classes::Bone2D;
 use godot::obj::Gd;
 use reach2d_core::Vec2;
 
 use crate::io::convert::{vec2, vector2};
-
-/// A read position within this (squared) of the one written last is the node's own.
-const OWN_POSITION_SQ: f32 = 1e-8;
+use crate::io::written::Overwritten;
 
 /// The tip bone's authored and written local position.
 #[derive(Default)]
 pub struct TipPosition {
-    authored: Vec2,
-    /// The last stretched position written, and whether it is in the bone now.
-    written: Option<Vec2>,
-    applied: bool,
+    position: Overwritten<Vec2>,
+    /// The write the last [`TipPosition::restore`] took back, for [`TipPosition::reapply`] (editor: after saving).
+    taken_back: Option<Vec2>,
 }
 
 impl TipPosition {
     /// The tip bone's authored local position: a position that differs from what the last stretch wrote is the
     /// user's (or an animation's) and becomes the authored one.
     pub fn authored(&mut self, tip: &Gd<Bone2D>) -> Vec2 {
-        let position = vec2(tip.get_position());
-        let own = self.applied && self.written.is_some_and(|w| w.distance_squared(position) <= OWN_POSITION_SQ);
-        if !own {
-            self.authored = position;
-            self.written = None;
-            self.applied = false;
-        }
-        self.authored
+        self.position.observe(vec2(tip.get_position()))
     }
 
     /// Writes the tip bone's local position as its authored one times `factor`; a factor of 1 restores the authored
@@ -42,33 +33,34 @@ impl TipPosition {
             return;
         }
         let Some(tip) = tip else { return };
-        let position = self.authored * factor;
+        let position = self.position.unwritten() * factor;
         if position.is_finite() {
             tip.set_position(vector2(position));
-            self.written = Some(position);
-            self.applied = true;
+            self.position.wrote(position);
         }
     }
 
-    /// Puts the authored position back if a stretch moved it.
+    /// Puts the authored position back if the bone still holds the stretch's.
     pub fn restore(&mut self, tip: Option<&mut Gd<Bone2D>>) {
-        if !self.applied {
-            return;
+        if self.position.written().is_none() {
+            return; // nothing stretched (the common case, every frame of a disabled node): no engine call
         }
-        self.applied = false;
-        if let Some(tip) = tip.filter(|tip| tip.is_instance_valid()) {
-            tip.set_position(vector2(self.authored));
+        let Some(tip) = tip.filter(|tip| tip.is_instance_valid()) else { return };
+        self.taken_back = self.position.written();
+        if let Some(authored) = self.position.release(vec2(tip.get_position())) {
+            tip.set_position(vector2(authored));
+        } else {
+            self.taken_back = None;
         }
     }
 
-    /// Editor: puts the preview's last stretch back (after saving).
+    /// Editor: puts back the stretch the last [`TipPosition::restore`] took away (after saving).
     pub fn reapply(&mut self, tip: Option<&mut Gd<Bone2D>>) {
-        if let (Some(written), Some(tip)) = (self.written, tip)
-            && !self.applied
+        if let (Some(written), Some(tip)) = (self.taken_back.take(), tip)
             && tip.is_instance_valid()
         {
             tip.set_position(vector2(written));
-            self.applied = true;
+            self.position.wrote(written);
         }
     }
 }

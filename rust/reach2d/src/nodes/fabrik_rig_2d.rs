@@ -5,155 +5,138 @@ use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::FabrikSettings;
 
-use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
 use crate::rig_state::{EffectorPaths, RigState};
-use crate::{checked, gizmo};
+use crate::{batch, checked, gizmo};
 
-crate::nodes::declare_class::declare_class! {
-    /// Moves a tree of [Bone2D] nodes so that several end effectors reach their targets at once, sharing the bones
-    /// they have in common: two hands on one two-handed weapon bending one spine, both front legs of a creature,
-    /// a tentacle creature holding two things.
-    ///
-    /// Each effector is a tip bone in [member tip_bones] with its target at the same index in [member targets]
-    /// (and an optional weight in [member effector_weights]); its branch is the tip and its Bone2D ancestors up to
-    /// [member root_bone]. The branches' union is the rig. Its end effectors are the tip bones' ends, as for
-    /// [FabrikChain2D]: [code]tip.global_transform * (Vector2.from_angle(tip.get_bone_angle()) * tip.get_length())[/code].
-    ///
-    /// The solver is FABRIK's sub-base method (Aristidou and Lasenby): each pass pulls every branch toward its
-    /// target up to the bone where branches meet, places that bone as the weighted best fit of what its branches
-    /// want, continues to the root, then lays the bones out again from the root. Two [FabrikChain2D] stacked on a
-    /// shared spine fight (the second solve undoes the first); this node settles the spine for both. When not every
-    /// target can be reached it holds a stable compromise, weighted by [member effector_weights], frame after frame.
-    ///
-    /// As the other nodes: only each bone's local [member Node2D.rotation] is written, bone lengths are exact,
-    /// angle limits hold after every solve, a mirrored character (negative scale anywhere) gets the mirror image of
-    /// the pose, and the node runs after [AnimationPlayer] and [AnimationTree] in the same frame. Angle limits are
-    /// numbered in the rig's bone order: the first tip's branch from [member root_bone] down, then each further
-    /// tip's bones not listed yet ([method get_rig_bone] tells which bone an index is).
-    pub struct FabrikRig2D {
-        leading {
-            /// First bone of the rig, shared by every branch (it turns but never moves).
-            #[export]
-            root_bone: Option<Gd<Bone2D>>,
-            /// The last bone of each branch, one per effector: [member root_bone]'s Bone2D descendants, none on
-            /// another tip's branch. Paths are resolved once, when they change (and when a resolved node is freed).
-            /// An untyped array given to [method Object.set] (or assigned where the node's class is not known
-            /// statically) is converted entry by entry: NodePaths and Strings; anything else is refused with one
-            /// error.
-            #[export]
-            #[var(set = set_tip_bones)]
-            tip_bones: Array<NodePath>,
-            /// The node each effector reaches for, at the same index as its tip in [member tip_bones].
-            #[export]
-            #[var(set = set_targets)]
-            targets: Array<NodePath>,
-            /// How much each effector counts where the branches disagree (a missing entry counts 1; 0 follows along
-            /// and never pulls). Each value must be finite and >= 0.
-            #[export]
-            #[var(set = set_effector_weights)]
-            effector_weights: PackedFloat32Array,
+/// Moves a tree of [Bone2D] nodes so that several end effectors reach their targets at once, sharing the bones they
+/// have in common: two hands on one two-handed weapon bending one spine, both front legs of a creature, a tentacle
+/// creature holding two things.
+///
+/// Each effector is a tip bone in [member tip_bones] with its target at the same index in [member targets] (and an
+/// optional weight in [member effector_weights]); its branch is the tip and its Bone2D ancestors up to
+/// [member root_bone]. The branches' union is the rig. Its end effectors are the tip bones' ends, as for
+/// [FabrikChain2D]: [code]tip.global_transform * (Vector2.from_angle(tip.get_bone_angle()) * tip.get_length())[/code].
+///
+/// The solver is FABRIK's sub-base method (Aristidou and Lasenby): each pass pulls every branch toward its target up
+/// to the bone where branches meet, places that bone as the weighted best fit of what its branches want, continues
+/// to the root, then lays the bones out again from the root. Two [FabrikChain2D] stacked on a shared spine fight (the
+/// second solve undoes the first); this node settles the spine for both. When not every target can be reached it
+/// holds a stable compromise, weighted by [member effector_weights], frame after frame.
+///
+/// As the other nodes: only each bone's local [member Node2D.rotation] is written, bone lengths are exact, angle
+/// limits hold after every solve, a mirrored character (negative scale anywhere) gets the mirror image of the pose,
+/// and the node runs after [AnimationPlayer] and [AnimationTree] in the same frame. Angle limits are numbered in the
+/// rig's bone order: the first tip's branch from [member root_bone] down, then each further tip's bones not listed
+/// yet ([method get_rig_bone] tells which bone an index is).
+#[reach2d_macros::node(frame)]
+#[derive(GodotClass)]
+#[class(init, tool, base = Node2D)]
+pub struct FabrikRig2D {
+    /// First bone of the rig, shared by every branch (it turns but never moves).
+    #[export]
+    root_bone: Option<Gd<Bone2D>>,
+    /// The last bone of each branch, one per effector: [member root_bone]'s Bone2D descendants, none on another
+    /// tip's branch. Paths are resolved once, when they change (and when a resolved node is freed). An untyped array
+    /// given to [method Object.set] (or assigned where the node's class is not known statically) is converted entry
+    /// by entry: NodePaths and Strings; anything else is refused with one error.
+    #[export]
+    #[var(set = set_tip_bones)]
+    tip_bones: Array<NodePath>,
+    /// The node each effector reaches for, at the same index as its tip in [member tip_bones].
+    #[export]
+    #[var(set = set_targets)]
+    targets: Array<NodePath>,
+    /// How much each effector counts where the branches disagree (a missing entry counts 1; 0 follows along and never
+    /// pulls). Each value must be finite and >= 0.
+    #[export]
+    #[var(set = set_effector_weights)]
+    effector_weights: PackedFloat32Array,
+    /// @shared enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[checked(0.0..=1.0)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
+
+    /// Most backward-and-forward passes per solve.
+    #[export_group(name = "Solver")]
+    #[export(range = (1.0, 256.0, 1.0, or_greater))]
+    #[checked(1..=1024)]
+    #[init(val = 16)]
+    max_iterations: i64,
+    /// Distance from every end effector to its target, in global pixels, that counts as reached.
+    #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "px"))]
+    #[checked(0.0..)]
+    #[init(val = 0.5)]
+    tolerance: f32,
+
+    /// The largest distance in global pixels between a target and its end effector after the last solve,
+    /// [member weight] included; [code]-1.0[/code] before the first solve.
+    #[var(no_set)]
+    #[init(val = -1.0)]
+    last_error: f32,
+    /// Passes the last solve used: 0 when every tip was already within [member tolerance].
+    #[var(no_set)]
+    last_iterations: i32,
+
+    /// The effectors, the tree of bones and the solver's buffers.
+    rig: RigState,
+    limits: AngleLimits,
+    state: NodeState,
+    base: Base<Node2D>,
+}
+
+#[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
+#[godot_api]
+impl FabrikRig2D {
+    /// Sets [member tip_bones]; they are resolved again before the next solve.
+    #[func]
+    fn set_tip_bones(&mut self, value: Array<NodePath>) {
+        self.tip_bones = value;
+        self.rig.paths_changed();
+    }
+
+    /// Sets [member targets]; they are resolved again before the next solve.
+    #[func]
+    fn set_targets(&mut self, value: Array<NodePath>) {
+        self.targets = value;
+        self.rig.paths_changed();
+    }
+
+    /// Sets [member effector_weights]: a negative or non-finite entry prints an error and keeps the current weights.
+    #[func]
+    fn set_effector_weights(&mut self, value: PackedFloat32Array) {
+        if checked::each_non_negative("FabrikRig2D", "effector_weights", value.as_slice()) {
+            self.effector_weights = value;
         }
-        docs {
-            enabled: "If [code]false[/code], the node stops solving and leaves the bones to their pose.",
-            weight: "How much of the solved pose is applied: each bone's written rotation is \
-                [code]lerp_angle(input, solved, weight)[/code]. A value outside [0, 1] (or NaN) is an error and is \
-                ignored.",
-            update_mode: "When the node solves by itself: every process frame ([constant UPDATE_PROCESS]), every \
-                physics frame ([constant UPDATE_PHYSICS]) or only when [method solve] is called \
-                ([constant UPDATE_MANUAL]).",
-            editor_preview: "In the editor, solve every frame to preview the pose; saving the scene always keeps the \
-                pose you authored.",
-            process: "Solve every process frame.",
-            physics: "Solve every physics frame.",
-            manual: "Solve only when [method solve] is called.",
-        }
-        speed_limited(_this) { false }
-        middle {
-            rig: RigState,
-        }
-        settings {
-            /// Most backward-and-forward passes per solve.
-            #[export_group(name = "Solver")]
-            #[export(range = (1.0, 256.0, 1.0, or_greater))]
-            #[var(set = set_max_iterations)]
-            #[init(val = 16)]
-            max_iterations: i64,
-            /// Distance from every end effector to its target, in global pixels, that counts as reached.
-            #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "px"))]
-            #[var(set = set_tolerance)]
-            #[init(val = 0.5)]
-            tolerance: f32,
-        }
-        setters {
-            /// Sets [member max_iterations]: a value outside 0..=1024 prints an error and keeps the current one.
-            #[func]
-            fn set_max_iterations(&mut self, value: i64) {
-                checked::set_iterations(&mut self.max_iterations, "FabrikRig2D", value);
-            }
+    }
 
-            /// Sets [member tolerance]: a negative (or not finite) value prints an error and keeps the current one.
-            #[func]
-            fn set_tolerance(&mut self, value: f32) {
-                checked::set_float(&mut self.tolerance, "FabrikRig2D", "tolerance", value, 0.0, f32::MAX);
-            }
-
-            /// Sets [member tip_bones]; they are resolved again before the next solve.
-            #[func]
-            fn set_tip_bones(&mut self, value: Array<NodePath>) {
-                self.tip_bones = value;
-                self.rig.paths_changed();
-            }
-
-            /// Sets [member targets]; they are resolved again before the next solve.
-            #[func]
-            fn set_targets(&mut self, value: Array<NodePath>) {
-                self.targets = value;
-                self.rig.paths_changed();
-            }
-
-            /// Sets [member effector_weights]: a negative or non-finite entry prints an error and keeps the current
-            /// weights.
-            #[func]
-            fn set_effector_weights(&mut self, value: PackedFloat32Array) {
-                if let Some(index) = value.as_slice().iter().position(|w| !(w.is_finite() && *w >= 0.0)) {
-                    godot_error!(
-                        "FabrikRig2D: effector_weights[{index}] = {} is out of range: each weight must be finite and \
-                         >= 0; keeping the current weights.",
-                        value.as_slice()[index]
-                    );
-                    return;
-                }
-                self.effector_weights = value;
-            }
-
-            /// The rig's bone at [param index] in its bone order (the one [method set_angle_limits] uses), or
-            /// [code]null[/code] while the setup is invalid or the index is out of range.
-            #[func]
-            fn get_rig_bone(&self, index: i64) -> Option<Gd<Bone2D>> {
-                let index = usize::try_from(index).ok()?;
-                self.state.bones.chain.bones().get(index).cloned()
-            }
-
-            /// Each effector's distance to its target after the last solve is in [member last_error] (the largest);
-            /// this solves now, whatever [member update_mode], and returns [code]true[/code] when the bones were
-            /// written.
-            #[func]
-            fn solve(&mut self) -> bool {
-                frame::solve(self)
-            }
-        }
-        last_error: "The largest distance in global pixels between a target and its end effector after the last \
-            solve, [member weight] included; [code]-1.0[/code] before the first solve.",
-        last_iterations: "Passes the last solve used: 0 when every tip was already within [member tolerance].",
+    /// The rig's bone at [param index] in its bone order (the one [method set_angle_limits] uses), or
+    /// [code]null[/code] while the setup is invalid or the index is out of range.
+    #[func]
+    fn get_rig_bone(&self, index: i64) -> Option<Gd<Bone2D>> {
+        let index = usize::try_from(index).ok()?;
+        self.state.bones.chain.bones().get(index).cloned()
     }
 }
 
 #[godot_api]
 impl INode2D for FabrikRig2D {
     fn ready(&mut self) {
-        crate::batch::ready(self, RUNTIME_PROCESS_PRIORITY);
+        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
         frame::tick(self, Tick::Process, delta);
@@ -166,7 +149,7 @@ impl INode2D for FabrikRig2D {
             // Paths are relative to the node: a node that moved in the tree resolves them again.
             self.rig.paths_changed();
         }
-        crate::batch::notification(self, what);
+        batch::notification(self, what);
     }
     fn draw(&mut self) {
         let rig = &self.rig;
@@ -253,19 +236,18 @@ impl FabrikRig2D {
     }
 }
 
-impl IkNode for FabrikRig2D {
+impl BoneDriver for FabrikRig2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         let node = self.to_gd().upcast();
         let paths =
             EffectorPaths { tip_bones: &self.tip_bones, targets: &self.targets, weights: &self.effector_weights };
-        self.rig.check(&node, &mut self.state.bones, self.root_bone.as_ref(), &paths)
+        self.rig.check(&node, &mut self.state.bones, &self.root_bone, &paths)
     }
 
     fn solve_frame(&mut self, _delta: f64) -> Result<Solved, Problem> {
         self.check_setup()?;
-        let settings =
-            FabrikSettings { max_iterations: self.max_iterations.max(1) as u32, tolerance: self.tolerance.max(0.0) };
+        let settings = FabrikSettings { max_iterations: self.max_iterations as u32, tolerance: self.tolerance };
         let (report, error) = self.rig.solve(&mut self.state.bones, self.weight, self.limits.active(), &settings)?;
-        Ok(Solved { error, iterations: report.iterations })
+        Ok(Solved { error, iterations: report.iterations as i32 })
     }
 }

@@ -5,57 +5,87 @@ use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{Vec2, signed_angle, solve_look_at};
 
-use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::{checked, gizmo, setup};
+use crate::{batch, gizmo, setup};
 
-crate::nodes::declare::node_class! {
-    /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
-    ///
-    /// The direction that faces the target is [code]Vector2.from_angle(bone.get_bone_angle() + angle_offset)[/code] in
-    /// the bone's own space: with [member angle_offset] 0 the bone itself points at the target; a head bone drawn
-    /// pointing up (toward the crown) faces a target to its side with an offset of 90 degrees. Only its local
-    /// [member Node2D.rotation] is written, exactly under any mirroring. An angle limit set with
-    /// [method set_angle_limits] (index 0) keeps the rotation in range; [member last_error] is then the angle still
-    /// left between the bone and the target.
-    pub struct LookAt2D {
-        target: "The node the bone points at.",
-        bones: single {
-            /// The bone to turn.
-            bone
-        }
-        settings {
-            /// Which direction of the bone faces the target, in radians from the bone's own direction
-            /// ([method Bone2D.get_bone_angle]) in its own space, counter-clockwise in the bone's frame (clockwise
-            /// on screen, as rotations are). 0 = the bone points at the target; for a head bone that points from
-            /// the neck to the crown, +/-90 degrees turns the face (the bone's side) toward the target. Between
-            /// -180 and 180 degrees; a value outside (or NaN) is an error and is ignored. Under mirroring it stays
-            /// the same direction of the bone, so the mirrored character looks at the mirrored target the same way.
-            #[export(range = (-180.0, 180.0, 0.1, radians_as_degrees))]
-            #[var(set = set_angle_offset)]
-            angle_offset: f32,
-        }
-        setters {
-            /// Sets [member angle_offset]: a value outside [-PI, PI] (or NaN) prints an error and keeps the current
-            /// one.
-            #[func]
-            fn set_angle_offset(&mut self, value: f32) {
-                let half_turn = core::f32::consts::PI;
-                checked::set_float(&mut self.angle_offset, "LookAt2D", "angle_offset", value, -half_turn, half_turn);
-            }
-        }
-        last_error: "The angle in radians between the bone's direction and the target after the last solve, \
-            [member weight] and limits included; [code]-1.0[/code] before the first solve.",
-        last_iterations: "Always 1 after a solve.",
-    }
+/// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
+///
+/// The direction that faces the target is [code]Vector2.from_angle(bone.get_bone_angle() + angle_offset)[/code] in
+/// the bone's own space: with [member angle_offset] 0 the bone itself points at the target; a head bone drawn
+/// pointing up (toward the crown) faces a target to its side with an offset of 90 degrees. Only its local
+/// [member Node2D.rotation] is written, exactly under any mirroring. An angle limit set with
+/// [method set_angle_limits] (index 0) keeps the rotation in range; [member last_error] is then the angle still
+/// left between the bone and the target.
+#[reach2d_macros::node(frame)]
+#[derive(GodotClass)]
+#[class(init, tool, base = Node2D)]
+pub struct LookAt2D {
+    /// The node the bone points at.
+    #[export]
+    target: Option<Gd<Node2D>>,
+    /// The bone to turn.
+    #[export]
+    bone: Option<Gd<Bone2D>>,
+    /// Which direction of the bone faces the target, in radians from the bone's own direction
+    /// ([method Bone2D.get_bone_angle]) in its own space, counter-clockwise in the bone's frame (clockwise on screen,
+    /// as rotations are). 0 = the bone points at the target; for a head bone that points from the neck to the crown,
+    /// +/-90 degrees turns the face (the bone's side) toward the target. Between -180 and 180 degrees; a value
+    /// outside (or NaN) is an error and is ignored. Under mirroring it stays the same direction of the bone, so the
+    /// mirrored character looks at the mirrored target the same way.
+    #[export(range = (-180.0, 180.0, 0.1, radians_as_degrees))]
+    #[checked(-core::f32::consts::PI..=core::f32::consts::PI)]
+    angle_offset: f32,
+    /// @shared enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[checked(0.0..=1.0)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
+
+    /// @shared solve_from_rest
+    #[export_group(name = "Motion")]
+    #[export]
+    solve_from_rest: bool,
+    /// @shared max_angular_speed
+    #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
+    #[checked(0.0..)]
+    max_angular_speed: f32,
+
+    /// The angle in radians between the bone's direction and the target after the last solve, [member weight] and
+    /// limits included; [code]-1.0[/code] before the first solve.
+    #[var(no_set)]
+    #[init(val = -1.0)]
+    last_error: f32,
+    /// Always 1 after a solve.
+    #[var(no_set)]
+    last_iterations: i32,
+
+    limits: AngleLimits,
+    state: NodeState,
+    base: Base<Node2D>,
 }
+
+#[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
+#[godot_api]
+impl LookAt2D {}
 
 #[godot_api]
 impl INode2D for LookAt2D {
     fn ready(&mut self) {
-        crate::batch::ready(self, RUNTIME_PROCESS_PRIORITY);
+        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
         frame::tick(self, Tick::Process, delta);
@@ -64,7 +94,7 @@ impl INode2D for LookAt2D {
         frame::tick(self, Tick::Physics, delta);
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
-        crate::batch::notification(self, what);
+        batch::notification(self, what);
     }
     fn draw(&mut self) {
         let target = self.target.as_ref();
@@ -87,9 +117,13 @@ impl INode2D for LookAt2D {
     }
 }
 
-impl IkNode for LookAt2D {
+impl BoneDriver for LookAt2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         self.check().map(drop)
+    }
+
+    fn needs_delta(&self) -> bool {
+        self.max_angular_speed > 0.0
     }
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
@@ -110,8 +144,8 @@ impl IkNode for LookAt2D {
 impl LookAt2D {
     /// The target, then the bone, checked without touching it: the target's global position.
     fn check(&mut self) -> Result<Vec2, Problem> {
-        let goal = setup::target_position(self.target.as_ref())?;
-        setup::ensure_bone(&mut self.state.bones, self.bone.as_ref())?;
+        let goal = setup::target_position(&self.target)?;
+        setup::ensure_bone(&mut self.state.bones, &self.bone)?;
         Ok(goal)
     }
 }

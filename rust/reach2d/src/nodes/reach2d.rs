@@ -1,12 +1,11 @@
-//! `Reach2D`: functions for scripts that span many nodes. `solve_all` is the batch path by hand (`batch.rs`).
+//! `Reach2D`: functions for scripts that span many nodes. `solve_all` is the batch path by hand (`batch/`).
 
 use std::cell::{Cell, RefCell};
 
-use godot::classes::Object;
-use godot::obj::InstanceId;
+use godot::classes::{Node, Object};
 use godot::prelude::*;
 
-use crate::batch::{Member, Memo, Run, run_node, run_pipelined};
+use crate::batch::{Member, Members, Memo, Run, run_node};
 use crate::nodes::ccd_chain_2d::CcdChain2D;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;
 use crate::nodes::fabrik_rig_2d::FabrikRig2D;
@@ -33,48 +32,30 @@ impl Reach2D {
     /// after a call without one.
     #[func]
     pub fn solve_all(nodes: VarArray) -> i64 {
-        SCRATCH.with(|scratch| {
-            let Ok(mut scratch) = scratch.try_borrow_mut() else { return 0 };
-            let Scratch { members, ids, memos } = &mut *scratch;
-            let count = nodes.len();
-            if members.len() < count {
-                members.resize_with(count, || None);
-                ids.resize(count, None);
-                memos.resize(count, Memo::default());
-            }
+        PLACES.with(|places| {
+            let Ok(mut places) = places.try_borrow_mut() else { return 0 };
             let mut refused = None;
             for (index, element) in nodes.iter_shared().enumerate() {
                 // The same node in the same place as last time (ids are never reused): its typed handle is reused,
                 // without asking the engine for its class again.
                 let object = element.try_to::<Gd<Object>>().ok();
                 let id = object.as_ref().map(Gd::instance_id_unchecked);
-                if id.is_none() || ids[index] != id {
-                    members[index] = object.and_then(AnyNode::from_object);
-                    ids[index] = id;
-                }
-                if members[index].is_none() {
+                if !places.keep_or_replace(index, id, || object.and_then(member_of)) {
                     refused = refused.or(Some(index));
                 }
             }
             // Each node's solve counts its own heap allocations; the conversions and bindings are godot-rust's.
-            let written = run_pipelined(&mut members[..count], &mut memos[..count], Run::Solve, |_| true, |_| true);
+            let written = places.run_pipelined(nodes.len(), Run::Solve, |_| true, |_| true);
             report_refused(refused);
             written as i64
         })
     }
 }
 
-/// What `solve_all` keeps from call to call, per place in the array: the node there last time (typed), its id,
-/// and what it touched. A handle is used only when the element in its place is that same live object.
-#[derive(Default)]
-struct Scratch {
-    members: Vec<Option<AnyNode>>,
-    ids: Vec<Option<InstanceId>>,
-    memos: Vec<Memo>,
-}
-
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::default();
+    /// What `solve_all` keeps from call to call, per place in the array: the node there last time (typed), its id
+    /// and what it touched.
+    static PLACES: RefCell<Members> = RefCell::default();
     /// A refused element was reported and no call without one came since.
     static REPORTED: Cell<bool> = const { Cell::new(false) };
 }
@@ -93,105 +74,48 @@ fn report_refused(refused: Option<usize>) {
     }
 }
 
-/// Any Reach2D node, typed.
-enum AnyNode {
-    Fabrik(Gd<FabrikChain2D>),
-    Ccd(Gd<CcdChain2D>),
-    TwoBone(Gd<TwoBoneIk2D>),
-    LookAt(Gd<LookAt2D>),
-    Rig(Gd<FabrikRig2D>),
-    Spring(Gd<SpringChain2D>),
+/// The batch member for `object` when it is one of the node classes `solve_all` takes, else `None`.
+fn member_of(object: Gd<Object>) -> Option<Box<dyn Member>> {
+    let object = match object.try_cast::<FabrikChain2D>() {
+        Ok(node) => return Some(Box::new(node)),
+        Err(object) => object,
+    };
+    let object = match object.try_cast::<CcdChain2D>() {
+        Ok(node) => return Some(Box::new(node)),
+        Err(object) => object,
+    };
+    let object = match object.try_cast::<TwoBoneIk2D>() {
+        Ok(node) => return Some(Box::new(node)),
+        Err(object) => object,
+    };
+    let object = match object.try_cast::<LookAt2D>() {
+        Ok(node) => return Some(Box::new(node)),
+        Err(object) => object,
+    };
+    let object = match object.try_cast::<FabrikRig2D>() {
+        Ok(node) => return Some(Box::new(node)),
+        Err(object) => object,
+    };
+    object.try_cast::<SpringChain2D>().ok().map(|node| Box::new(SpringSolve(node)) as Box<dyn Member>)
 }
 
-impl AnyNode {
-    /// The node `object` is, or `None` for another class.
-    fn from_object(object: Gd<Object>) -> Option<Self> {
-        let object = match object.try_cast::<FabrikChain2D>() {
-            Ok(node) => return Some(Self::Fabrik(node)),
-            Err(object) => object,
-        };
-        let object = match object.try_cast::<CcdChain2D>() {
-            Ok(node) => return Some(Self::Ccd(node)),
-            Err(object) => object,
-        };
-        let object = match object.try_cast::<TwoBoneIk2D>() {
-            Ok(node) => return Some(Self::TwoBone(node)),
-            Err(object) => object,
-        };
-        let object = match object.try_cast::<LookAt2D>() {
-            Ok(node) => return Some(Self::LookAt(node)),
-            Err(object) => object,
-        };
-        let object = match object.try_cast::<FabrikRig2D>() {
-            Ok(node) => return Some(Self::Rig(node)),
-            Err(object) => object,
-        };
-        object.try_cast::<SpringChain2D>().ok().map(Self::Spring)
-    }
-}
+/// A spring in `solve_all`: its own `solve()` steps one physics tick (the generic one would step by nothing).
+struct SpringSolve(Gd<SpringChain2D>);
 
-impl Member for AnyNode {
-    fn node(&self) -> Option<Gd<godot::classes::Node>> {
-        match self {
-            Self::Fabrik(node) => node.node(),
-            Self::Ccd(node) => node.node(),
-            Self::TwoBone(node) => node.node(),
-            Self::LookAt(node) => node.node(),
-            Self::Rig(node) => node.node(),
-            Self::Spring(node) => node.node(),
-        }
+impl Member for SpringSolve {
+    fn node(&self) -> Gd<Node> {
+        self.0.node()
     }
-
-    fn is_alive(&self) -> bool {
-        match self {
-            Self::Fabrik(node) => node.is_alive(),
-            Self::Ccd(node) => node.is_alive(),
-            Self::TwoBone(node) => node.is_alive(),
-            Self::LookAt(node) => node.is_alive(),
-            Self::Rig(node) => node.is_alive(),
-            Self::Spring(node) => node.is_alive(),
-        }
-    }
-
     fn can_process(&self) -> bool {
-        match self {
-            Self::Fabrik(node) => node.can_process(),
-            Self::Ccd(node) => node.can_process(),
-            Self::TwoBone(node) => node.can_process(),
-            Self::LookAt(node) => node.can_process(),
-            Self::Rig(node) => node.can_process(),
-            Self::Spring(node) => node.can_process(),
-        }
+        self.0.can_process()
     }
-
-    fn run(&mut self, run: Run, memo: &mut Memo) -> bool {
-        match self {
-            Self::Fabrik(node) => node.run(run, memo),
-            Self::Ccd(node) => node.run(run, memo),
-            Self::TwoBone(node) => node.run(run, memo),
-            Self::LookAt(node) => node.run(run, memo),
-            Self::Rig(node) => node.run(run, memo),
-            // The spring's own `solve()` steps one physics tick (the generic one would step by nothing).
-            Self::Spring(node) if run == Run::Solve => run_node(node, memo, SpringChain2D::solve),
-            Self::Spring(node) => node.run(run, memo),
-        }
-    }
-}
-
-impl Member for Option<AnyNode> {
-    fn node(&self) -> Option<Gd<godot::classes::Node>> {
-        self.as_ref().and_then(AnyNode::node)
-    }
-
     fn is_alive(&self) -> bool {
-        self.as_ref().is_some_and(AnyNode::is_alive)
+        self.0.is_alive()
     }
-
-    fn can_process(&self) -> bool {
-        self.as_ref().is_some_and(AnyNode::can_process)
-    }
-
     fn run(&mut self, run: Run, memo: &mut Memo) -> bool {
-        self.as_mut().is_some_and(|node| node.run(run, memo))
+        match run {
+            Run::Solve => run_node(&mut self.0, memo, SpringChain2D::solve),
+            run => self.0.run(run, memo),
+        }
     }
 }

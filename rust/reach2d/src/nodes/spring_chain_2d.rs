@@ -7,182 +7,187 @@ use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{SpringCollider, SpringSettings};
 
-use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
 use crate::io::ancestors;
 use crate::io::bones::{self, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::io::convert::vec2;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::spring_collision::{Filter, WorldQueries};
-use crate::spring_state::{self, GoalPose, Simulation};
-use crate::{checked, gizmo, setup};
+use crate::spring_state::Simulation;
+use crate::world_queries::{Filter, WorldQueries};
+use crate::{gizmo, setup};
 
-/// Run-time process priority when the user left it at 0: after AnimationPlayer/AnimationTree (0) and after the IK
-/// nodes ([`RUNTIME_PROCESS_PRIORITY`]), so a tail hangs off the body those have posed in the same frame.
-pub const SPRING_PROCESS_PRIORITY: i32 = RUNTIME_PROCESS_PRIORITY + 10;
+/// Turns a chain of [Bone2D] nodes so that it follows its animated (or IK) pose through damped springs: hair, tails,
+/// capes and antennae that lag behind the body, swing under gravity and wind, overshoot and settle.
+///
+/// The chain is [member tip_bone] and its Bone2D ancestors up to [member root_bone]. Every frame the node reads the
+/// pose the bones have been given (by an [AnimationPlayer], an [AnimationTree], IK nodes or a script) as the goal,
+/// advances the simulation and writes back only each bone's local [member Node2D.rotation]; position, scale and skew
+/// are never touched. Each bone is simulated as its angle relative to its parent, pulled toward the goal's by
+/// [member stiffness], slowed by [member damping], and pushed by [member gravity] and [member external_force] and by
+/// the motion of the body it hangs from. The simulation runs in fixed substeps of at most 1/240 s, so it behaves the
+/// same at any frame rate and in process or physics mode.
+///
+/// Mirroring is exact: a character flipped with [code]scale.x = -1[/code] (on the skeleton or any ancestor) moves its
+/// chain as the mirror image of the unmirrored one, and the flip itself carries the chain's swing over mirrored,
+/// without a whip. [method reset] snaps the chain onto its current pose; it happens by itself when the node enters
+/// the tree and when the chain's root moves farther than [member teleport_distance] in one step.
+///
+/// The node runs after [AnimationPlayer], [AnimationTree] and the IK nodes in the same frame (process priority 110 at
+/// run time), so a tail can hang off an IK-driven body. Per-bone angle limits ([method set_angle_limits]) hold after
+/// every step.
+///
+/// With [member use_colliders] the chain touches the physics world: each bone's end stays [member collision_radius]
+/// away from every shape on [member collision_mask] (a floor, a wall, a moving platform), slides along it and never
+/// passes through it, however fast it moves and however low the frame rate. Queries run in the node's [World2D].
+#[reach2d_macros::node(frame)]
+#[derive(GodotClass)]
+#[class(init, tool, base = Node2D)]
+pub struct SpringChain2D {
+    /// First bone of the chain: it swings about its origin, which follows the body.
+    #[export]
+    root_bone: Option<Gd<Bone2D>>,
+    /// @shared chain.tip_bone
+    #[export]
+    tip_bone: Option<Gd<Bone2D>>,
+    /// @shared spring.enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared spring.weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[checked(0.0..=1.0)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared spring.update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared spring.editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
 
-crate::nodes::declare::node_class! {
-    /// Turns a chain of [Bone2D] nodes so that it follows its animated (or IK) pose through damped springs: hair,
-    /// tails, capes and antennae that lag behind the body, swing under gravity and wind, overshoot and settle.
-    ///
-    /// The chain is [member tip_bone] and its Bone2D ancestors up to [member root_bone]. Every frame the node reads the
-    /// pose the bones have been given (by an [AnimationPlayer], an [AnimationTree], IK nodes or a script) as the goal,
-    /// advances the simulation and writes back only each bone's local [member Node2D.rotation]; position, scale and
-    /// skew are never touched. Each bone is simulated as its angle relative to its parent, pulled toward the goal's
-    /// by [member stiffness], slowed by [member damping], and pushed by [member gravity] and [member external_force]
-    /// and by the motion of the body it hangs from. The simulation runs in fixed substeps of at most 1/240 s, so it
-    /// behaves the same at any frame rate and in process or physics mode.
-    ///
-    /// Mirroring is exact: a character flipped with [code]scale.x = -1[/code] (on the skeleton or any ancestor) moves its
-    /// chain as the mirror image of the unmirrored one, and the flip itself carries the chain's swing over mirrored,
-    /// without a whip. [method reset] snaps the chain onto its current pose; it happens by itself when the node enters
-    /// the tree and when the chain's root moves farther than [member teleport_distance] in one step.
-    ///
-    /// The node runs after [AnimationPlayer], [AnimationTree] and the IK nodes in the same frame (process priority
-    /// 110 at run time), so a tail can hang off an IK-driven body. Per-bone angle limits ([method set_angle_limits])
-    /// hold after every step.
-    ///
-    /// With [member use_colliders] the chain touches the physics world: each bone's end stays [member collision_radius]
-    /// away from every shape on [member collision_mask] (a floor, a wall, a moving platform), slides along it and never
-    /// passes through it, however fast it moves and however low the frame rate. Queries run in the node's [World2D].
-    pub struct SpringChain2D {
-        bones: spring {
-            /// First bone of the chain: it swings about its origin, which follows the body.
-            root_bone
+    /// How strongly each bone is pulled back toward its animated angle, in 1/s² (angular acceleration per radian
+    /// away from it). Its square root is the natural frequency in rad/s: 200 swings at about 2.3 Hz. 0 lets the
+    /// chain hang and swing freely.
+    #[export_group(name = "Spring")]
+    #[export(range = (0.0, 2000.0, 0.1, or_greater, suffix = "1/s²"))]
+    #[checked(0.0..)]
+    #[init(val = 200.0)]
+    stiffness: f32,
+    /// How quickly a bone's swing relative to its parent dies out, in 1/s. About [code]2 * sqrt(stiffness)[/code]
+    /// settles without overshoot; less bounces.
+    #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "1/s"))]
+    #[checked(0.0..)]
+    #[init(val = 12.0)]
+    damping: f32,
+    /// Gravity on the chain, in global pixels per second squared (Godot's 2D default is [code](0, 980)[/code]). Zero
+    /// by default, so adding the node keeps the animated pose at rest.
+    #[export]
+    #[checked(finite)]
+    gravity: Vector2,
+    /// A constant push added to gravity, in global pixels per second squared: wind. Animate it for gusts.
+    #[export]
+    #[checked(finite)]
+    external_force: Vector2,
+    /// Largest turn of a bone relative to its parent per 1/60 s (a cap on its speed); 0 means no cap. Tames violent
+    /// motion such as a sudden spin of the body.
+    #[export(range = (0.0, 180.0, 0.1, radians_as_degrees))]
+    #[checked(0.0..)]
+    max_angle_step: f32,
+    /// Optional: multiplies [member stiffness] along the chain, sampled at [code]i / (bone count - 1)[/code] for bone
+    /// [code]i[/code] (0 at the root, 1 at the tip). Negative values count as 0.
+    #[export]
+    stiffness_curve: Option<Gd<Curve>>,
+    /// Optional: multiplies [member damping] along the chain, sampled like [member stiffness_curve].
+    #[export]
+    damping_curve: Option<Gd<Curve>>,
+    /// When the chain's root moves farther than this in one step, in global pixels, the node calls [method reset]
+    /// instead of letting the chain swing from the jump (a teleport, a respawn). 0 never resets.
+    #[export(range = (0.0, 2000.0, 1.0, or_greater, suffix = "px"))]
+    #[checked(0.0..)]
+    #[init(val = 500.0)]
+    teleport_distance: f32,
+
+    /// When on, each bone's end stays outside every physics shape on [member collision_mask], as a circle of
+    /// [member collision_radius]: it stops where it first touches (however fast it moves, so it never passes through
+    /// a thin wall), slides along the surface and is pushed out of a shape that moves into it. Off by default (no
+    /// physics queries).
+    #[export_group(name = "Collision")]
+    #[export]
+    use_colliders: bool,
+    /// The physics layers the chain collides with (a 32-bit mask; anything else is an error and is ignored).
+    #[export(flags_2d_physics)]
+    #[checked(layers)]
+    #[init(val = 1)]
+    collision_mask: i64,
+    /// The radius of each bone's end, in global pixels: the end stays this far from every shape. 0 turns a bone's
+    /// collision off.
+    #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
+    #[checked(0.0..)]
+    #[init(val = 4.0)]
+    collision_radius: f32,
+    /// Optional: multiplies [member collision_radius] along the chain, sampled like [member stiffness_curve].
+    /// Negative values count as 0 (no collision for that bone).
+    #[export]
+    collision_radius_curve: Option<Gd<Curve>>,
+    /// Collide with physics bodies (static, animatable, rigid and character bodies).
+    #[export]
+    #[init(val = true)]
+    collide_with_bodies: bool,
+    /// Collide with [Area2D]s.
+    #[export]
+    collide_with_areas: bool,
+
+    /// The largest angle in radians between a bone and its animated pose (relative to its parent) after the last
+    /// step; [code]-1.0[/code] before the first step.
+    #[var(no_set)]
+    #[init(val = -1.0)]
+    last_error: f32,
+    /// Substeps the last step simulated (each at most 1/240 s).
+    #[var(no_set)]
+    last_iterations: i32,
+
+    /// The physics queries, made on the first step with colliders on.
+    queries: Option<WorldQueries>,
+    /// The simulation's state and buffers.
+    simulation: Simulation,
+    limits: AngleLimits,
+    state: NodeState,
+    base: Base<Node2D>,
+}
+
+#[reach2d_macros::api(update_constants, angle_limits, setup_warning, bone_count)]
+#[godot_api]
+impl SpringChain2D {
+    /// Advances the simulation by [param delta] seconds (at most 0.25 s are simulated; 0 only writes the current
+    /// state) and writes the bones, whatever [member update_mode] and [member enabled] say. Returns
+    /// [code]false[/code], leaving every bone untouched, when the setup is invalid (the reason is printed once and
+    /// shown as a configuration warning).
+    #[func]
+    pub fn advance(&mut self, delta: f64) -> bool {
+        // The step runs in f32: 1e300 is finite as f64 but not as f32. Reported once until a good step.
+        if !(delta as f32).is_finite() {
+            return frame::refuse(self, Problem::DeltaNotFinite);
         }
-        settings {
-            /// How strongly each bone is pulled back toward its animated angle, in 1/s² (angular acceleration per radian
-            /// away from it). Its square root is the natural frequency in rad/s: 200 swings at about 2.3 Hz. 0 lets the
-            /// chain hang and swing freely.
-            #[export_group(name = "Spring")]
-            #[export(range = (0.0, 2000.0, 0.1, or_greater, suffix = "1/s²"))]
-            #[var(set = set_stiffness)]
-            #[init(val = 200.0)]
-            stiffness: f32,
-            /// How quickly a bone's swing relative to its parent dies out, in 1/s. About [code]2 * sqrt(stiffness)[/code]
-            /// settles without overshoot; less bounces.
-            #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "1/s"))]
-            #[var(set = set_damping)]
-            #[init(val = 12.0)]
-            damping: f32,
-            /// Gravity on the chain, in global pixels per second squared (Godot's 2D default is [code](0, 980)[/code]). Zero by
-            /// default, so adding the node keeps the animated pose at rest.
-            #[export]
-            #[var(set = set_gravity)]
-            gravity: Vector2,
-            /// A constant push added to gravity, in global pixels per second squared: wind. Animate it for gusts.
-            #[export]
-            #[var(set = set_external_force)]
-            external_force: Vector2,
-            /// Largest turn of a bone relative to its parent per 1/60 s (a cap on its speed); 0 means no cap. Tames violent
-            /// motion such as a sudden spin of the body.
-            #[export(range = (0.0, 180.0, 0.1, radians_as_degrees))]
-            #[var(set = set_max_angle_step)]
-            max_angle_step: f32,
-            /// Optional: multiplies [member stiffness] along the chain, sampled at [code]i / (bone count - 1)[/code] for bone
-            /// [code]i[/code] (0 at the root, 1 at the tip). Negative values count as 0.
-            #[export]
-            stiffness_curve: Option<Gd<Curve>>,
-            /// Optional: multiplies [member damping] along the chain, sampled like [member stiffness_curve].
-            #[export]
-            damping_curve: Option<Gd<Curve>>,
-            /// When the chain's root moves farther than this in one step, in global pixels, the node calls [method reset]
-            /// instead of letting the chain swing from the jump (a teleport, a respawn). 0 never resets.
-            #[export(range = (0.0, 2000.0, 1.0, or_greater, suffix = "px"))]
-            #[var(set = set_teleport_distance)]
-            #[init(val = 500.0)]
-            teleport_distance: f32,
-            /// When on, each bone's end stays outside every physics shape on [member collision_mask], as a circle of
-            /// [member collision_radius]: it stops where it first touches (however fast it moves, so it never passes
-            /// through a thin wall), slides along the surface and is pushed out of a shape that moves into it. Off
-            /// by default (no physics queries).
-            #[export_group(name = "Collision")]
-            #[export]
-            use_colliders: bool,
-            /// The physics layers the chain collides with (a 32-bit mask; anything else is an error and is ignored).
-            #[export(flags_2d_physics)]
-            #[var(set = set_collision_mask)]
-            #[init(val = 1)]
-            collision_mask: i64,
-            /// The radius of each bone's end, in global pixels: the end stays this far from every shape. 0 turns a
-            /// bone's collision off.
-            #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
-            #[var(set = set_collision_radius)]
-            #[init(val = 4.0)]
-            collision_radius: f32,
-            /// Optional: multiplies [member collision_radius] along the chain, sampled like [member stiffness_curve].
-            /// Negative values count as 0 (no collision for that bone).
-            #[export]
-            collision_radius_curve: Option<Gd<Curve>>,
-            /// Collide with physics bodies (static, animatable, rigid and character bodies).
-            #[export]
-            #[init(val = true)]
-            collide_with_bodies: bool,
-            /// Collide with [Area2D]s.
-            #[export]
-            collide_with_areas: bool,
-            /// The physics queries, made on the first step with colliders on.
-            queries: Option<WorldQueries>,
-            /// The goal pose the simulation follows.
-            goal: GoalPose,
-            /// The simulation's state and buffers.
-            simulation: Simulation,
-        }
-        setters {
-            /// Sets [member max_angle_step]: a negative (or not finite) value prints an error and keeps the current
-            /// one.
-            /// Sets [member stiffness]: a negative (or not finite) value prints an error and keeps the current one.
-            #[func]
-            fn set_stiffness(&mut self, value: f32) {
-                checked::set_float(&mut self.stiffness, "SpringChain2D", "stiffness", value, 0.0, f32::MAX);
-            }
+        frame::solve_for(self, delta)
+    }
 
-            /// Sets [member damping]: a negative (or not finite) value prints an error and keeps the current one.
-            #[func]
-            fn set_damping(&mut self, value: f32) {
-                checked::set_float(&mut self.damping, "SpringChain2D", "damping", value, 0.0, f32::MAX);
-            }
+    /// Advances the simulation by one physics tick ([code]1.0 / Engine.physics_ticks_per_second[/code]); see
+    /// [method advance].
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        let ticks = Engine::singleton().get_physics_ticks_per_second().max(1);
+        self.advance(1.0 / f64::from(ticks))
+    }
 
-            /// Sets [member teleport_distance]: a negative (or not finite) value prints an error and keeps the current
-            /// one.
-            #[func]
-            fn set_teleport_distance(&mut self, value: f32) {
-                checked::set_float(&mut self.teleport_distance, "SpringChain2D", "teleport_distance", value, 0.0, f32::MAX);
-            }
-
-            /// Sets [member gravity]: a NaN or infinite component prints an error and keeps the current value.
-            #[func]
-            fn set_gravity(&mut self, value: Vector2) {
-                checked::set_vector(&mut self.gravity, "SpringChain2D", "gravity", value);
-            }
-
-            /// Sets [member external_force]: a NaN or infinite component prints an error and keeps the current value.
-            #[func]
-            fn set_external_force(&mut self, value: Vector2) {
-                checked::set_vector(&mut self.external_force, "SpringChain2D", "external_force", value);
-            }
-
-            #[func]
-            fn set_max_angle_step(&mut self, value: f32) {
-                checked::set_float(&mut self.max_angle_step, "SpringChain2D", "max_angle_step", value, 0.0, f32::MAX);
-            }
-            /// Sets [member collision_radius]: a negative (or not finite) value prints an error and keeps the current
-            /// one.
-            #[func]
-            fn set_collision_radius(&mut self, value: f32) {
-                checked::set_float(&mut self.collision_radius, "SpringChain2D", "collision_radius", value, 0.0, f32::MAX);
-            }
-            /// Sets [member collision_mask]: a value outside the 32 layers' bits (negative, or 2^32 and above) prints
-            /// an error and keeps the current one.
-            #[func]
-            fn set_collision_mask(&mut self, value: i64) {
-                checked::set_int(&mut self.collision_mask, "SpringChain2D", "collision_mask", value, 0, i64::from(u32::MAX));
-            }
-        }
-        last_error: "The largest angle in radians between a bone and its animated pose (relative to its parent) after the last \
-            step; [code]-1.0[/code] before the first step.",
-        last_iterations: "Substeps the last step simulated (each at most 1/240 s).",
+    /// Snaps the simulation onto the bones' current pose, at rest: the next step starts from there. Called by
+    /// itself when the node enters the tree, when the chain changes and after a jump beyond
+    /// [member teleport_distance].
+    #[func]
+    pub fn reset(&mut self) {
+        self.simulation.reset();
     }
 }
 
@@ -223,39 +228,7 @@ impl INode2D for SpringChain2D {
     }
 }
 
-#[godot_api(secondary)]
-impl SpringChain2D {
-    /// Advances the simulation by [param delta] seconds (at most 0.25 s are simulated; 0 only writes the current
-    /// state) and writes the bones, whatever [member update_mode] and [member enabled] say. Returns
-    /// [code]false[/code], leaving every bone untouched, when the setup is invalid (the reason is printed once and
-    /// shown as a configuration warning).
-    #[func]
-    pub fn advance(&mut self, delta: f64) -> bool {
-        // The step runs in f32: 1e300 is finite as f64 but not as f32. Reported once until a good step.
-        if !(delta as f32).is_finite() {
-            return frame::refuse(self, Problem::DeltaNotFinite);
-        }
-        frame::solve_for(self, delta)
-    }
-
-    /// Advances the simulation by one physics tick ([code]1.0 / Engine.physics_ticks_per_second[/code]); see
-    /// [method advance].
-    #[func]
-    pub fn solve(&mut self) -> bool {
-        let ticks = Engine::singleton().get_physics_ticks_per_second().max(1);
-        self.advance(1.0 / f64::from(ticks))
-    }
-
-    /// Snaps the simulation onto the bones' current pose, at rest: the next step starts from there. Called by
-    /// itself when the node enters the tree, when the chain changes and after a jump beyond
-    /// [member teleport_distance].
-    #[func]
-    pub fn reset(&mut self) {
-        self.simulation.reset();
-    }
-}
-
-impl IkNode for SpringChain2D {
+impl BoneDriver for SpringChain2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         self.check().map(drop)
     }
@@ -276,8 +249,8 @@ impl SpringChain2D {
         let settings = self.check()?;
         let n = self.state.bones.chain.len();
         let node = self.use_colliders.then(|| self.to_gd().upcast::<Node2D>());
-        let (goal, simulation) = (&mut self.goal, &mut self.simulation);
-        spring_state::fit(goal, simulation, n);
+        let simulation = &mut self.simulation;
+        simulation.fit(n);
         simulation.sample_scales(n, self.stiffness_curve.as_ref(), self.damping_curve.as_ref());
         let filter = Filter {
             mask: u32::try_from(self.collision_mask).unwrap_or(u32::MAX),
@@ -290,7 +263,8 @@ impl SpringChain2D {
         });
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read_adjusted(bones, TipEnd::BoneLength, Start::default(), |poses| goal.follow(poses))?;
+        // The goal: each bone's last rotation the spring did not write (the animation's, the IK's, a script's).
+        bones::read(bones, TipEnd::BoneLength, Start::UNWRITTEN)?;
         let teleport_distance = self.teleport_distance;
         let parent = bones.chain.parent();
         let flipped = |visit: &mut dyn FnMut(Affine2)| ancestors::visit_global_transforms(parent, visit);
@@ -300,31 +274,25 @@ impl SpringChain2D {
             Ok::<_, Problem>(report)
         })?;
         bones::write(bones, self.weight, limits, f32::INFINITY)?;
-        goal.remember(bones.pose.rotations());
-        Ok(Solved { error: report.deviation, iterations: report.substeps })
+        Ok(Solved { error: report.deviation, iterations: report.substeps as i32 })
     }
 
     /// The spring's settings, then the bones, checked without touching a bone.
     fn check(&mut self) -> Result<SpringSettings, Problem> {
-        let settings = self.settings()?;
-        setup::ensure_chain(&mut self.state.bones, self.root_bone.as_ref(), self.tip_bone.as_ref(), Shape::Chain)?;
+        let settings = self.settings();
+        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Chain)?;
         Ok(settings)
     }
 
-    fn settings(&self) -> Result<SpringSettings, Problem> {
-        let (gravity, external_force) = (vec2(self.gravity), vec2(self.external_force));
-        if !gravity.is_finite() || !external_force.is_finite() {
-            return Err(Problem::SpringForceNotFinite);
-        }
-        // Inspector ranges keep these sane; a script's negative or NaN value counts as 0 (no cap for the step).
-        let non_negative = |v: f32| if v.is_finite() && v > 0.0 { v } else { 0.0 };
-        Ok(SpringSettings {
-            stiffness: non_negative(self.stiffness),
-            damping: non_negative(self.damping),
-            gravity,
-            external_force,
+    /// The spring's settings as the properties hold them (validated when set); `max_angle_step` 0 is "no cap".
+    fn settings(&self) -> SpringSettings {
+        SpringSettings {
+            stiffness: self.stiffness,
+            damping: self.damping,
+            gravity: vec2(self.gravity),
+            external_force: vec2(self.external_force),
             max_angle_step: if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY },
-        })
+        }
     }
 }
 

@@ -7,129 +7,155 @@ use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{BendSide, LimbAim, LimbStretch, Vec2, solve_limb};
 
-use crate::frame::{self, IkNode, RUNTIME_PROCESS_PRIORITY, Solved, Tick};
+use crate::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
 use crate::setup::{self, Setup};
-use crate::{checked, gizmo};
+use crate::{batch, gizmo};
 
-crate::nodes::declare::node_class! {
-    /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
-    /// in one step (law of cosines).
-    ///
-    /// [member root_bone] is the upper bone and [member tip_bone] the lower one, a direct Bone2D child of it. The end
-    /// effector is the end of the tip bone ([method Bone2D.get_length] along [method Bone2D.get_bone_angle]). A target
-    /// out of reach straightens the limb toward it; one closer than the difference of the two lengths folds it as far
-    /// as it goes. [member softness] eases the last stretch to straight, so a walking leg never pops.
-    ///
-    /// [b]Which way the knee bends.[/b] By default the knee (or elbow) bends the way the artist bent it: the side
-    /// of the pose the node reads, that is the animated pose when an animation poses the limb, or the pose the bones
-    /// were given in the scene when nothing animates. Drop the node on a leg drawn with its knee forward and the IK
-    /// knee stays forward, and a character turned around with a negative scale keeps its knees forward too.
-    /// [member flip_bend] bends it the other way. A limb that starts out perfectly straight keeps the side it bent to
-    /// last (the first time: the side where [code]cross(target - root, joint - root) > 0[/code] in the frame of the
-    /// root bone's parent). Set [member pole] to point the knee at a node instead; the pole then decides the side and
-    /// [member flip_bend] is ignored.
-    ///
-    /// Only each bone's local [member Node2D.rotation] is written (and, with [member stretch] or [member compress]
-    /// on, the tip bone's local [member Node2D.position]); angle limits set with [method set_angle_limits] (index 0 =
-    /// upper, 1 = lower) clamp the written rotations.
-    ///
-    /// [b]Legs on uneven ground.[/b] A [FootGrounder2D] that names this node as a leg solves it at run time (this
-    /// node's own [member update_mode] then rests), toward the ground under the animated foot instead of
-    /// [member target]; such a leg needs no target (without one, and without the grounder's goal, it keeps its
-    /// pose).
-    pub struct TwoBoneIk2D {
-        target: "The node the limb reaches for: the end effector goes to its global position.",
-        bones: limb {
-            /// The upper bone (shoulder, hip). It turns but never moves.
-            root_bone,
-            /// The lower bone (forearm, shin): a direct Bone2D child of [member root_bone].
-            tip_bone,
-            /// Optional: a node the knee or elbow points at. The middle joint bends to the pole's side of the line
-            /// from [member root_bone] to [member target], whatever the pose or [member flip_bend] say; a pole on
-            /// that line decides nothing (the limb bends as without a pole). A pole that mirrors with the character
-            /// gives the mirror image of the pose. A pole that was freed, is outside the tree or has a NaN position
-            /// stops the node (one error and a configuration warning, the bones keep their pose) until it is fixed
-            /// or cleared.
-            pole,
-            /// Bend the knee or elbow the other way from the artist's pose: by default the limb bends to the side
-            /// its pose (animated, or as set in the scene) bends to. Ignored while [member pole] is set.
-            #[export]
-            flip_bend: bool,
-            /// The side the limb last bent to without a pole, in the root's parent frame (+1, -1, or 0 before any
-            /// bent pose was seen): the side a straight input keeps.
-            bend_memory: f32,
-            /// The rotations this node wrote last: a read pose equal to them is the node's own result, not the
-            /// artist's.
-            own_rotations: Option<[f32; 2]>,
-            /// What a `FootGrounder2D` asks of this leg (nothing unless one names it as a leg).
-            ground: Grounding,
-        }
-        settings {
-            /// Straighten the limb smoothly instead of snapping straight as the target crosses its reach, like
-            /// Spine's IK softness: within this many global pixels of full reach the aim eases into the straight
-            /// pose, so knees and elbows never pop. 0 = exact.
-            #[export_group(name = "Solver")]
-            #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
-            #[var(set = set_softness)]
-            softness: f32,
-            /// Let the limb lengthen to reach a target beyond its reach, like Spine's IK stretch: the most the upper
-            /// bone may lengthen, as a fraction of its length (0.25 = a quarter longer); 0 = off. The limb then
-            /// reaches straight for the target. It lengthens by writing [member tip_bone]'s local
-            /// [member Node2D.position]: its authored position times a factor between 1 - [member compress] and
-            /// 1 + [member stretch] (so the tip bone slides along the upper bone and the skin stretches with it);
-            /// nothing else but rotations is written, and the lower bone keeps its length. The authored position
-            /// comes back when stretch and compress are both 0 again, when the node is disabled or leaves the tree,
-            /// and before a scene is saved (the preview's stretch returns after saving). A position that differs
-            /// from what the last stretch wrote (an animation, your edit) becomes the authored one. A value below 0
-            /// (or not finite) is an error and is ignored.
-            #[export_group(name = "Stretch")]
-            #[export(range = (0.0, 2.0, 0.01, or_greater))]
-            #[var(set = set_stretch)]
-            stretch: f32,
-            /// Let the limb shorten instead of bending when the target is closer than its reach, like Spine's IK
-            /// compress: the most the upper bone may shorten, as a fraction of its length; 0 = off (the limb bends).
-            /// The limb stays straight until the upper bone is that much shorter, then bends. Written like
-            /// [member stretch]. A value outside [0, 0.99] (or NaN) is an error and is ignored.
-            #[export(range = (0.0, 0.99, 0.01))]
-            #[var(set = set_compress)]
-            compress: f32,
-        }
-        setters {
-            /// Sets [member stretch]: a value below 0 (or not finite) prints an error and keeps the current one.
-            /// Setting it (and [member compress]) to 0 puts [member tip_bone]'s authored position back at once.
-            #[func]
-            fn set_stretch(&mut self, value: f32) {
-                checked::set_float(&mut self.stretch, "TwoBoneIk2D", "stretch", value, 0.0, f32::MAX);
-                self.unstretch_when_off();
-            }
+/// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
+/// in one step (law of cosines).
+///
+/// [member root_bone] is the upper bone and [member tip_bone] the lower one, a direct Bone2D child of it. The end
+/// effector is the end of the tip bone ([method Bone2D.get_length] along [method Bone2D.get_bone_angle]). A target
+/// out of reach straightens the limb toward it; one closer than the difference of the two lengths folds it as far
+/// as it goes. [member softness] eases the last stretch to straight, so a walking leg never pops.
+///
+/// [b]Which way the knee bends.[/b] By default the knee (or elbow) bends the way the artist bent it: the side
+/// of the pose the node reads, that is the animated pose when an animation poses the limb, or the pose the bones
+/// were given in the scene when nothing animates. Drop the node on a leg drawn with its knee forward and the IK
+/// knee stays forward, and a character turned around with a negative scale keeps its knees forward too.
+/// [member flip_bend] bends it the other way. A limb that starts out perfectly straight keeps the side it bent to
+/// last (the first time: the side where [code]cross(target - root, joint - root) > 0[/code] in the frame of the
+/// root bone's parent). Set [member pole] to point the knee at a node instead; the pole then decides the side and
+/// [member flip_bend] is ignored.
+///
+/// Only each bone's local [member Node2D.rotation] is written (and, with [member stretch] or [member compress]
+/// on, the tip bone's local [member Node2D.position]); angle limits set with [method set_angle_limits] (index 0 =
+/// upper, 1 = lower) clamp the written rotations.
+///
+/// [b]Legs on uneven ground.[/b] A [FootGrounder2D] that names this node as a leg solves it at run time (this
+/// node's own [member update_mode] then rests), toward the ground under the animated foot instead of
+/// [member target]; such a leg needs no target (without one, and without the grounder's goal, it keeps its
+/// pose).
+#[reach2d_macros::node(frame)]
+#[derive(GodotClass)]
+#[class(init, tool, base = Node2D)]
+pub struct TwoBoneIk2D {
+    /// The node the limb reaches for: the end effector goes to its global position.
+    #[export]
+    target: Option<Gd<Node2D>>,
+    /// The upper bone (shoulder, hip). It turns but never moves.
+    #[export]
+    root_bone: Option<Gd<Bone2D>>,
+    /// The lower bone (forearm, shin): a direct Bone2D child of [member root_bone].
+    #[export]
+    tip_bone: Option<Gd<Bone2D>>,
+    /// Optional: a node the knee or elbow points at. The middle joint bends to the pole's side of the line from
+    /// [member root_bone] to [member target], whatever the pose or [member flip_bend] say; a pole on that line decides
+    /// nothing (the limb bends as without a pole). A pole that mirrors with the character gives the mirror image of
+    /// the pose. A pole that was freed, is outside the tree or has a NaN position stops the node (one error and a
+    /// configuration warning, the bones keep their pose) until it is fixed or cleared.
+    #[export]
+    pole: Option<Gd<Node2D>>,
+    /// Bend the knee or elbow the other way from the artist's pose: by default the limb bends to the side its pose
+    /// (animated, or as set in the scene) bends to. Ignored while [member pole] is set.
+    #[export]
+    flip_bend: bool,
+    /// @shared enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[checked(0.0..=1.0)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
 
-            /// Sets [member compress]: a value outside [0, 0.99] (or NaN) prints an error and keeps the current one.
-            #[func]
-            fn set_compress(&mut self, value: f32) {
-                checked::set_float(&mut self.compress, "TwoBoneIk2D", "compress", value, 0.0, 0.99);
-                self.unstretch_when_off();
-            }
+    /// @shared solve_from_rest
+    #[export_group(name = "Motion")]
+    #[export]
+    solve_from_rest: bool,
+    /// @shared max_angular_speed
+    #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
+    #[checked(0.0..)]
+    max_angular_speed: f32,
 
-            /// Sets [member softness]: a negative (or not finite) value prints an error and keeps the current one.
-            #[func]
-            fn set_softness(&mut self, value: f32) {
-                checked::set_float(&mut self.softness, "TwoBoneIk2D", "softness", value, 0.0, f32::MAX);
-            }
-        }
-        last_error: "Distance in global pixels between the target and the end effector after the last solve, \
-            [member weight], [member softness] and [member stretch] included; [code]-1.0[/code] before the first solve.",
-        last_iterations: "Always 1 after a solve: the two-bone solve is closed-form.",
-    }
+    /// @shared match_target_rotation
+    #[export_group(name = "Tip Rotation")]
+    #[export]
+    match_target_rotation: bool,
+    /// @shared target_rotation_weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[checked(0.0..=1.0)]
+    #[init(val = 1.0)]
+    target_rotation_weight: f32,
+
+    /// Straighten the limb smoothly instead of snapping straight as the target crosses its reach, like Spine's IK
+    /// softness: within this many global pixels of full reach the aim eases into the straight pose, so knees and
+    /// elbows never pop. 0 = exact.
+    #[export_group(name = "Solver")]
+    #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
+    #[checked(0.0..)]
+    softness: f32,
+
+    /// Let the limb lengthen to reach a target beyond its reach, like Spine's IK stretch: the most the upper bone may
+    /// lengthen, as a fraction of its length (0.25 = a quarter longer); 0 = off. The limb then reaches straight for
+    /// the target. It lengthens by writing [member tip_bone]'s local [member Node2D.position]: its authored position
+    /// times a factor between 1 - [member compress] and 1 + [member stretch] (so the tip bone slides along the upper
+    /// bone and the skin stretches with it); nothing else but rotations is written, and the lower bone keeps its
+    /// length. The authored position comes back when stretch and compress are both 0 again (at once), when the node
+    /// is disabled or leaves the tree, and before a scene is saved (the preview's stretch returns after saving). A
+    /// position that differs from what the last stretch wrote (an animation, your edit) becomes the authored one. A
+    /// value below 0 (or not finite) is an error and is ignored.
+    #[export_group(name = "Stretch")]
+    #[export(range = (0.0, 2.0, 0.01, or_greater))]
+    #[checked(0.0.., then = unstretch_when_off)]
+    stretch: f32,
+    /// Let the limb shorten instead of bending when the target is closer than its reach, like Spine's IK compress:
+    /// the most the upper bone may shorten, as a fraction of its length; 0 = off (the limb bends). The limb stays
+    /// straight until the upper bone is that much shorter, then bends. Written like [member stretch]. A value outside
+    /// [0, 0.99] (or NaN) is an error and is ignored.
+    #[export(range = (0.0, 0.99, 0.01))]
+    #[checked(0.0..=0.99, then = unstretch_when_off)]
+    compress: f32,
+
+    /// Distance in global pixels between the target and the end effector after the last solve, [member weight],
+    /// [member softness] and [member stretch] included; [code]-1.0[/code] before the first solve.
+    #[var(no_set)]
+    #[init(val = -1.0)]
+    last_error: f32,
+    /// Always 1 after a solve: the two-bone solve is closed-form.
+    #[var(no_set)]
+    last_iterations: i32,
+
+    /// The side the limb last bent to without a pole, in the root's parent frame (+1, -1, or 0 before any bent pose
+    /// was seen): the side a straight input keeps.
+    bend_memory: f32,
+    /// What a `FootGrounder2D` asks of this leg (nothing unless one names it as a leg).
+    ground: Grounding,
+    limits: AngleLimits,
+    state: NodeState,
+    base: Base<Node2D>,
 }
+
+#[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
+#[godot_api]
+impl TwoBoneIk2D {}
 
 #[godot_api]
 impl INode2D for TwoBoneIk2D {
     fn ready(&mut self) {
-        crate::batch::ready(self, RUNTIME_PROCESS_PRIORITY);
+        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
     }
     fn process(&mut self, delta: f64) {
         frame::tick(self, Tick::Process, delta);
@@ -138,7 +164,7 @@ impl INode2D for TwoBoneIk2D {
         frame::tick(self, Tick::Physics, delta);
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
-        crate::batch::notification(self, what);
+        batch::notification(self, what);
     }
     fn draw(&mut self) {
         let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
@@ -161,9 +187,13 @@ impl INode2D for TwoBoneIk2D {
     }
 }
 
-impl IkNode for TwoBoneIk2D {
+impl BoneDriver for TwoBoneIk2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         self.check().map(drop)
+    }
+
+    fn needs_delta(&self) -> bool {
+        self.max_angular_speed > 0.0
     }
 
     fn driven_elsewhere(&self) -> bool {
@@ -176,9 +206,8 @@ impl IkNode for TwoBoneIk2D {
             return Ok(Solved { error: 0.0, iterations: 0 });
         };
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
-        let tip = setup::tip_direction(self.target.as_ref(), self.match_target_rotation, self.target_rotation_weight);
+        let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
         let stretch = LimbStretch::new(self.stretch, self.compress);
-        let aim = LimbAim { goal, pole, tip, stretch, softness: self.softness, own_rotations: self.own_rotations };
         let mut side = BendSide { flip: self.flip_bend, memory: self.bend_memory };
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
@@ -189,11 +218,12 @@ impl IkNode for TwoBoneIk2D {
                 tip.position = position;
             }
         })?;
+        let from_own_result = bones.memory.starts_from_own();
+        let aim = LimbAim { goal, pole, tip, stretch, softness: self.softness, from_own_result };
         let solved = bones.pose.place_joints(|pose, joints| solve_limb(pose, joints, &aim, &mut side));
         let factor = solved.map_err(Problem::Solver)?;
         let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
         self.bend_memory = side.memory;
-        self.own_rotations = bones.pose.rotations().first_chunk::<2>().copied();
         let effector = match stretch {
             Some(_) => bones::write_tip_position(bones, factor, self.weight).unwrap_or(effector),
             None => effector,
@@ -207,11 +237,11 @@ impl TwoBoneIk2D {
     /// touching a bone. `None`: a grounded leg with no target and no ground goal, which keeps its pose.
     fn check(&mut self) -> Result<Option<Setup>, Problem> {
         let setup = match self.ground.goal {
-            Some(goal) => Some(Setup { goal, pole: setup::pole_position(self.pole.as_ref())? }),
+            Some(goal) => Some(Setup { goal, pole: setup::pole_position(&self.pole)? }),
             None if self.ground.attached && self.target.is_none() => None,
-            None => Some(setup::target_and_pole(self.target.as_ref(), self.pole.as_ref())?),
+            None => Some(setup::target_and_pole(&self.target, &self.pole)?),
         };
-        setup::ensure_chain(&mut self.state.bones, self.root_bone.as_ref(), self.tip_bone.as_ref(), Shape::Limb)?;
+        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Limb)?;
         Ok(setup)
     }
 
@@ -225,16 +255,23 @@ impl TwoBoneIk2D {
     /// `FootGrounder2D`: the limb's animated pose, that is each bone's last rotation this node did not write (the
     /// animation's, the scene's): the root bone's origin and the end effector, global px, and the tip bone's global
     /// transform in that pose. Reads the bones as a solve does (the same start, so the solve that follows sees the
-    /// same pose). `None` while the leg is disabled.
-    pub(crate) fn animated_limb(&mut self) -> Result<Option<(Vec2, Vec2, Affine2)>, Problem> {
+    /// same pose). `Ok(None)` while the leg is disabled; `Err` when the leg cannot be read, which the leg reports
+    /// itself (once, like a failed solve).
+    pub(crate) fn animated_limb(&mut self) -> Result<Option<(Vec2, Vec2, Affine2)>, ()> {
         if !self.enabled {
             return Ok(None);
         }
-        frame::counted(|| self.read_animated_limb().map(Some))
+        match frame::counted(|| self.read_animated_limb()) {
+            Ok(limb) => Ok(Some(limb)),
+            Err(problem) => {
+                frame::refuse(self, problem);
+                Err(())
+            }
+        }
     }
 
     fn read_animated_limb(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
-        setup::ensure_chain(&mut self.state.bones, self.root_bone.as_ref(), self.tip_bone.as_ref(), Shape::Limb)?;
+        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Limb)?;
         let stretch = LimbStretch::new(self.stretch, self.compress);
         let bones = &mut self.state.bones;
         let authored = bones::authored_tip_position(bones, stretch.is_some());

@@ -5,6 +5,7 @@ pub mod build;
 pub mod demo;
 pub mod fuzz;
 pub mod godot;
+pub mod layout;
 pub mod package;
 pub mod platforms;
 pub mod test;

@@ -1,4 +1,5 @@
-//! `cargo xtask test`: formatting, clippy, the Rust tests, then every `tests/test_*.gd` in a real headless Godot.
+//! `cargo xtask test`: the layout rules (`layout.rs`), formatting, clippy, the Rust tests, then every
+//! `tests/test_*.gd` in a real headless Godot.
 //!
 //! Each test file runs in its own Godot process (`tests/runner.gd` in script mode), so a hang or crash in one
 //! file cannot hide the others. A GDScript error or a Rust panic inside a coroutine does not quit Godot, so a
@@ -24,6 +25,8 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
     let mut rust = Tally::default();
     let mut cross = Tally::default();
     if !godot_only && !arm64 {
+        // The house rules first: a fraction of a second, and the clearest failures.
+        crate::commands::layout::layout()?;
         crate::process::run(cargo().args(["fmt", "--all", "--", "--check"]))
             .map_err(|e| format!("{e}\nformatting differs: run `cargo fmt --all`"))?;
         crate::process::run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;

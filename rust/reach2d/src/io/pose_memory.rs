@@ -4,7 +4,9 @@
 //! too the node remembers what its last solve wrote: `solve_from_rest` replaces a read rotation that still equals it
 //! with the bone's rest rotation (any other was written by someone else, an animation, and is kept), and so does a
 //! blending solve (`weight` below 1) with the bone's last rotation the node did not write. That *unwritten* pose is
-//! also what every written rotation stays within half a turn of, so rotations never wind up over many frames.
+//! also what every written rotation stays within half a turn of, so rotations never wind up over many frames, and
+//! what `SpringChain2D` follows (its goal: a bone still holding the spring's output was not posed again since).
+//! Whether a read rotation is the node's own is `io/written.rs`'s one rule.
 
 use godot::classes::Bone2D;
 use godot::obj::Gd;
@@ -12,9 +14,7 @@ use reach2d_core::write_back::BonePose;
 
 use crate::editor::in_editor;
 use crate::io::convert::affine;
-
-/// A read rotation within this of the one written last is the node's own.
-const OWN_ROTATION: f32 = 1e-5;
+use crate::io::written::RoundTrip;
 
 /// One chain's authored and written rotations.
 #[derive(Default)]
@@ -30,6 +30,8 @@ pub struct PoseMemory {
     /// Each bone's last rotation that the node did not write (the animation's, the scene's, the user's): what a
     /// blending solve starts from and blends from, and what written rotations stay within half a turn of.
     unwritten: Vec<f32>,
+    /// The last [`PoseMemory::start_pose`] left every bone at the node's own last result.
+    starts_from_own: bool,
 }
 
 impl PoseMemory {
@@ -47,9 +49,11 @@ impl PoseMemory {
             self.unwritten.clear();
             self.unwritten.extend(poses.iter().map(|pose| pose.rotation));
         }
+        let mut all_own = self.wrote_once && !editor && !from_rest && !blending;
         for (i, pose) in poses.iter_mut().enumerate() {
             let written = self.written.get(i).copied();
-            let own = written.is_some_and(|w| (pose.rotation - w).abs() <= OWN_ROTATION);
+            let own = written.is_some_and(|w| f32::is_written(pose.rotation, w));
+            all_own &= own;
             if editor {
                 if !self.preview_written || !own {
                     self.authored[i] = pose.rotation;
@@ -68,6 +72,13 @@ impl PoseMemory {
                 pose.rotation = self.unwritten[i];
             }
         }
+        self.starts_from_own = all_own && self.written.len() == poses.len();
+    }
+
+    /// `true` when the last [`PoseMemory::start_pose`] left the pose as the node's own last result (a warm start),
+    /// `false` when any bone holds someone else's rotation (an animation's, the rest pose, the authored one).
+    pub fn starts_from_own(&self) -> bool {
+        self.starts_from_own
     }
 
     /// Each bone's last rotation the node did not write (empty before the first read).
@@ -108,6 +119,7 @@ impl PoseMemory {
     pub fn forget(&mut self) {
         self.preview_written = false;
         self.wrote_once = false;
+        self.starts_from_own = false;
         self.unwritten.clear();
     }
 }

@@ -3,11 +3,12 @@
 
 use core::f32::consts::PI;
 
+use glam::Vec2;
 use proptest::prelude::*;
-use reach2d_core::{
-    AngleLimit, ChainLimits, SpringBone, SpringFrame, SpringGoal, SpringScale, SpringSettings, Vec2, signed_angle,
-    step_spring,
-};
+use proptest::test_runner::FileFailurePersistence;
+
+use crate::angle::{AngleLimit, ChainLimits, signed_angle};
+use crate::spring::{SpringBone, SpringFrame, SpringGoal, SpringScale, SpringSettings, step_spring};
 
 fn coordinate() -> impl Strategy<Value = f32> {
     prop_oneof![4 => -1000.0f32..1000.0, 1 => -1e9f32..1e9, 1 => Just(0.0f32)]
@@ -62,7 +63,11 @@ fn run() -> impl Strategy<Value = Run> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    // The seeds of past failures beside this file (proptest's default for a file under src/ is a tree of its own).
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::with_cases(512)
+    })]
 
     #[test]
     fn any_finite_input_gives_finite_joints_with_the_goal_lengths(run in run()) {

@@ -1,0 +1,233 @@
+//! Reach2D's declaring attributes. They write only what a node class declares the same way as every other: they
+//! never decide anything at run time (that is `frame.rs`, `checked.rs` and `limits.rs`, which the generated lines
+//! call). Every property stays a plain field of the class's struct, in its own file, with its attributes.
+//!
+//! - [`macro@node`], on a node class's struct (before `#[derive(GodotClass)]`):
+//!   - a doc comment `/// @shared KEY` is replaced by the help text `KEY` in `rust/reach2d/src/nodes/shared_docs.md`,
+//!     so the text shared by several classes is written once;
+//!   - a field marked `#[checked(RULE)]` gets `#[var(set = set_FIELD)]`; its setter, which stores the value only
+//!     through `crate::checked` (one error naming the valid range, the last good value kept), goes into the
+//!     class's `#[api]` block (godot-rust looks for a property's setter in the primary `#[godot_api]` block); see
+//!     [`setters`] for the rules;
+//!   - `#[node(frame)]` also implements `crate::frame::NodeFields` (the fields every node has, by name: `enabled`,
+//!     `update_mode`, `editor_preview`, `last_error`, `last_iterations`, `state`) and `crate::limits::Limited` (its
+//!     `limits`).
+//! - [`macro@api`], on the class's primary `#[godot_api] impl` block: adds the setters of its `#[checked]` fields
+//!   and the methods every node of its kind has, as listed (`solve`, the angle limits, `get_setup_warning`,
+//!   `get_bone_count`, the `UPDATE_*` constants), each a one-line call of an ordinary function, with the shared help
+//!   text.
+//!
+//! How the setters reach the impl block: `#[node]` also defines a `macro_rules!` named after the class that
+//! appends them to an impl block's body, and `#[api]` passes its block through it before `#[godot_api]` expands.
+
+mod docs;
+mod error;
+mod setters;
+
+use error::error;
+
+use proc_macro::TokenStream;
+use proc_macro2::{Delimiter, Group, TokenStream as Tokens, TokenTree};
+use quote::quote;
+
+/// Declares a node class's shared parts around its struct; see the crate docs.
+#[proc_macro_attribute]
+pub fn node(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand_node(args.into(), item.into()).unwrap_or_else(|e| e).into()
+}
+
+/// Adds the checked setters and the shared methods named in the arguments to a class's primary `#[godot_api]` impl
+/// block; see the crate docs.
+#[proc_macro_attribute]
+pub fn api(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand_api(args.into(), item.into()).unwrap_or_else(|e| e).into()
+}
+
+/// The name of the `macro_rules!` that carries `class`'s setters from its struct to its impl block.
+fn setters_macro(class: &impl ToString) -> proc_macro2::Ident {
+    quote::format_ident!("__reach2d_setters_of_{}", class.to_string())
+}
+
+fn expand_node(args: Tokens, item: Tokens) -> Result<Tokens, Tokens> {
+    let frame = match args.to_string().as_str() {
+        "" => false,
+        "frame" => true,
+        other => return Err(error(&format!("#[node({other})]: the only argument is `frame`"))),
+    };
+    let shared = docs::SharedDocs::load()?;
+    let mut item = match venial::parse_item(item) {
+        Ok(venial::Item::Struct(item)) => item,
+        _ => return Err(error("#[node] goes on a node class's struct")),
+    };
+    let class = item.name.clone();
+    let venial::Fields::Named(fields) = &mut item.fields else {
+        return Err(error("#[node]: the struct needs named fields"));
+    };
+    let mut setter_fns = Vec::new();
+    for (field, _) in fields.fields.iter_mut() {
+        shared.replace_in(&mut field.attributes)?;
+        if let Some(setter) = setters::take_checked(&class, field)? {
+            setter_fns.push(setter);
+        }
+    }
+    let tracking = shared.tracking();
+    let setters = setters_macro(&class);
+    let fields_impl = frame.then(|| node_fields(&class));
+    Ok(quote! {
+        #item
+        // Appends this class's checked setters to the impl block it is given (`#[reach2d_macros::api]`).
+        macro_rules! #setters {
+            ($(#[$attribute:meta])* impl $name:ident { $($body:tt)* }) => {
+                $(#[$attribute])* impl $name { $($body)* #(#setter_fns)* }
+            };
+        }
+        #fields_impl
+        #tracking
+    })
+}
+
+/// `crate::frame::NodeFields` for `class`: its frame's fields, read by name.
+fn node_fields(class: &proc_macro2::Ident) -> Tokens {
+    quote! {
+        impl crate::frame::NodeFields for #class {
+            fn state(&mut self) -> &mut crate::frame::NodeState {
+                &mut self.state
+            }
+            fn state_ref(&self) -> &crate::frame::NodeState {
+                &self.state
+            }
+            fn enabled(&self) -> bool {
+                self.enabled
+            }
+            fn update_mode(&self) -> crate::frame::UpdateMode {
+                self.update_mode
+            }
+            fn editor_preview(&self) -> bool {
+                self.editor_preview
+            }
+            fn record(&mut self, solved: crate::frame::Solved) {
+                self.last_error = solved.error;
+                self.last_iterations = solved.iterations;
+            }
+        }
+        impl crate::limits::Limited for #class {
+            fn angle_limits(&mut self) -> &mut crate::limits::AngleLimits {
+                &mut self.limits
+            }
+            fn angle_limits_ref(&self) -> &crate::limits::AngleLimits {
+                &self.limits
+            }
+            fn limited_bones(&self) -> usize {
+                self.state.bones.chain.len()
+            }
+        }
+    }
+}
+
+fn expand_api(args: Tokens, item: Tokens) -> Result<Tokens, Tokens> {
+    let shared = docs::SharedDocs::load()?;
+    let mut methods = Tokens::new();
+    for name in args.into_iter().filter_map(|t| if let TokenTree::Ident(i) = t { Some(i) } else { None }) {
+        methods.extend(shared_method(&shared, &name.to_string())?);
+    }
+    // The impl block's body is its last token, a brace group: the methods go at its end.
+    let mut tokens: Vec<TokenTree> = item.into_iter().collect();
+    let body = match tokens.pop() {
+        Some(TokenTree::Group(body)) if body.delimiter() == Delimiter::Brace => body,
+        _ => return Err(error("#[api] goes on an impl block")),
+    };
+    // `impl NAME {`: the class is the identifier before the body.
+    let Some(TokenTree::Ident(class)) = tokens.last().cloned() else {
+        return Err(error("#[api] goes on `impl ClassName { .. }`"));
+    };
+    let mut inner = body.stream();
+    inner.extend(methods);
+    let mut new_body = Group::new(Delimiter::Brace, inner);
+    new_body.set_span(body.span());
+    tokens.push(TokenTree::Group(new_body));
+    let block: Tokens = tokens.into_iter().collect();
+    let setters = setters_macro(&class);
+    let tracking = shared.tracking();
+    Ok(quote! {
+        #setters! { #block }
+        #tracking
+    })
+}
+
+/// The methods of one shared group, with their help text.
+fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Tokens> {
+    let doc = |key: &str| shared.doc_attributes(key);
+    Ok(match group {
+        "solve" => {
+            let d = doc("solve")?;
+            quote! {
+                #d
+                #[func]
+                pub fn solve(&mut self) -> bool {
+                    crate::frame::solve(self)
+                }
+            }
+        }
+        "angle_limits" => {
+            let (set, clear, has) = (doc("set_angle_limits")?, doc("clear_angle_limits")?, doc("has_angle_limits")?);
+            quote! {
+                #set
+                #[func]
+                pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+                    crate::limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+                }
+                #clear
+                #[func]
+                pub fn clear_angle_limits(&mut self, bone_index: i64) {
+                    crate::limits::set_angle_limits(self, bone_index, None);
+                }
+                #has
+                #[func]
+                pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+                    crate::limits::has_angle_limits(self, bone_index)
+                }
+            }
+        }
+        "setup_warning" => {
+            let d = doc("get_setup_warning")?;
+            quote! {
+                #d
+                #[func]
+                pub fn get_setup_warning(&mut self) -> GString {
+                    crate::frame::setup_warning(self)
+                }
+            }
+        }
+        "bone_count" => {
+            let d = doc("get_bone_count")?;
+            quote! {
+                #d
+                #[func]
+                pub fn get_bone_count(&self) -> i64 {
+                    crate::frame::bone_count(self)
+                }
+            }
+        }
+        "update_constants" => {
+            let (p, ph, m) = (doc("UPDATE_PROCESS")?, doc("UPDATE_PHYSICS")?, doc("UPDATE_MANUAL")?);
+            // Literals, as the help shows them; `frame::UpdateMode`'s values (a test there checks they agree).
+            quote! {
+                #p
+                #[constant]
+                pub const UPDATE_PROCESS: i32 = 0;
+                #ph
+                #[constant]
+                pub const UPDATE_PHYSICS: i32 = 1;
+                #m
+                #[constant]
+                pub const UPDATE_MANUAL: i32 = 2;
+            }
+        }
+        other => {
+            return Err(error(&format!(
+                "#[shared_methods({other})]: unknown group (solve, angle_limits, setup_warning, bone_count, \
+                 update_constants)"
+            )));
+        }
+    })
+}

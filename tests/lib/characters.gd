@@ -1,0 +1,185 @@
+extends RefCounted
+## The characters the tests and the benchmarks build in code: a Node2D (or a bare Skeleton2D) holding a skeleton, its
+## bones and the nodes that drive them. One builder per kind; each says its bones, lengths, bone angles and mirroring.
+## The bones come from lib/rig.gd (shared with the demo); the mirror setups of one 4-bone chain are lib/mirror_rig.gd.
+
+const Rig := preload("res://lib/rig.gd")
+const Nodes := preload("res://lib/node_classes.gd")
+
+## The mirrored_tails pair's bone lengths (px) and drawn local rotations (radians).
+const MIRRORED_TAIL_LENGTHS := [34.0, 28.0, 24.0, 18.0]
+const MIRRORED_TAIL_ROTATIONS := [1.2, 0.3, -0.2, 0.4]
+## The two-legged character's measures (px, radians): the hips bone's length; thigh and shin lengths; each leg's
+## (thigh, shin) rotations, both ankles at the same height, the knees bent the same way, 46 px apart; the foot bone's
+## length, bone angle and rotation; the soles' height under the ankles.
+const LEG_MEASURES := {
+	"hips": 12.0, "thigh": 40.0, "shin": 40.0, "poses": [[-0.5, 0.4], [0.1, 0.4]],
+	"foot": 14.0, "foot_angle": 0.2, "foot_rotation": -0.3, "foot_height": 5.0,
+}
+
+
+## A character under `parent` at `at` (named Character<n>, n its parent's child count) with a Skeleton2D 12 px right
+## and 7 px up of its origin (so a flip moves the chain's root) holding a chain of `lengths` and local `rotations`,
+## every bone with `bone_angle` and each child at its parent's drawn end: the rig the spring tests hang a
+## SpringChain2D on. Not mirrored. Returns {character, skeleton, bones}.
+static func with_tail(parent: Node, at: Vector2, lengths: Array, rotations: Array, bone_angle: float) -> Dictionary:
+	var character := Node2D.new()
+	character.name = "Character%d" % parent.get_child_count()
+	character.position = at
+	parent.add_child(character)
+	var skeleton := Skeleton2D.new()
+	skeleton.name = "Skeleton"
+	skeleton.position = Vector2(12, -7)
+	character.add_child(skeleton)
+	var angles := []
+	angles.resize(lengths.size())
+	angles.fill(bone_angle)
+	var bones := Rig.chain(skeleton, lengths, rotations, "bone_%d", angles)
+	return {"character": character, "skeleton": skeleton, "bones": bones}
+
+
+## A character under `parent` at `at`, turned around (scale.x = -1) when `flipped`, holding a Skeleton2D with the
+## bones `build_bones.call(skeleton)` makes (it returns the chain to drive, root first), a target Node2D that is the
+## character's child (so it mirrors with it), and a node of `klass` (any of Nodes.ALL) on the chain (Nodes.tip_index
+## picks the tip) in process mode; a SpringChain2D has no target and hangs under gravity (0, 600) px/s² instead.
+## Returns {character, skeleton, bones, target, ik}.
+static func with_node(parent: Node, klass: String, at: Vector2, flipped: bool, build_bones: Callable) -> Dictionary:
+	var character := Node2D.new()
+	character.position = at
+	character.scale = Vector2(-1, 1) if flipped else Vector2.ONE
+	parent.add_child(character)
+	var skeleton := Skeleton2D.new()
+	character.add_child(skeleton)
+	var bones: Array = build_bones.call(skeleton)
+	var target := Node2D.new()
+	character.add_child(target)
+	var ik: Node2D = ClassDB.instantiate(klass)
+	ik.update_mode = 0
+	if klass == "SpringChain2D":
+		ik.gravity = Vector2(0, 600)
+	Nodes.attach(ik, bones, target, 0, Nodes.tip_index(klass, bones.size()))
+	character.add_child(ik)
+	return {"character": character, "skeleton": skeleton, "bones": bones, "target": target, "ik": ik}
+
+
+## A two-legged character under `parent` at `at` (scale.x = `facing`: -1 turns it around) with `measures`
+## (LEG_MEASURES, or a dictionary of the same keys): a Skeleton2D at its origin with a Hips bone (bone angle -PI/2:
+## drawn upward) and, for each leg i, Thigh<i> at the hips (bone angle PI/2: drawn downward), Shin<i> at the thigh's
+## end (PI/2) and Foot<i> at the shin's end, and a TwoBoneIk2D (no target, default settings) on Thigh<i>..Shin<i>
+## added under `leg_parent`. Returns {character, skeleton, hips, thighs, shins, feet, legs} (legs: the TwoBoneIk2D
+## nodes).
+static func two_legged(parent: Node, at: Vector2, facing: float, leg_parent: Node, measures := LEG_MEASURES) -> Dictionary:
+	var character := Node2D.new()
+	character.position = at
+	character.scale = Vector2(facing, 1.0)
+	parent.add_child(character)
+	var skeleton := Skeleton2D.new()
+	character.add_child(skeleton)
+	var hips := Rig.bone(skeleton, "Hips", Vector2.ZERO, measures["hips"], -PI / 2)
+	var thighs: Array[Bone2D] = []
+	var shins: Array[Bone2D] = []
+	var feet: Array[Bone2D] = []
+	var nodes: Array[Node2D] = []
+	for i in 2:
+		var pose: Array = measures["poses"][i]
+		var thigh := Rig.bone(hips, "Thigh%d" % i, Vector2.ZERO, measures["thigh"], PI / 2, pose[0])
+		var shin := Rig.bone(thigh, "Shin%d" % i, Vector2(0, measures["thigh"]), measures["shin"], PI / 2, pose[1])
+		var foot := Rig.bone(shin, "Foot%d" % i, Vector2(0, measures["shin"]), measures["foot"], measures["foot_angle"],
+			measures["foot_rotation"])
+		var leg: Node2D = ClassDB.instantiate("TwoBoneIk2D")
+		leg.root_bone = thigh
+		leg.tip_bone = shin
+		leg_parent.add_child(leg)
+		thighs.append(thigh)
+		shins.append(shin)
+		feet.append(foot)
+		nodes.append(leg)
+	return {"character": character, "skeleton": skeleton, "hips": hips, "thighs": thighs, "shins": shins, "feet": feet,
+		"legs": nodes}
+
+
+## How far below the hips the first leg's animated ankle is (px), its thigh and shin taken as equally long: the
+## animation's ground line is this plus the foot height.
+static func ankle_drop(measures := LEG_MEASURES) -> float:
+	var pose: Array = measures["poses"][0]
+	return measures["thigh"] * (cos(pose[0]) + cos(pose[0] + pose[1]))
+
+
+## A FootGrounder2D grounding `character` (a two_legged result built with `measures`) on the animation's ground line
+## (the soles' line, ankle_drop + foot_height below the hips), a child of the character, in manual mode.
+static func foot_grounder(character: Dictionary, measures := LEG_MEASURES) -> Node2D:
+	var grounder: Node2D = ClassDB.instantiate("FootGrounder2D")
+	grounder.position = Vector2(0, ankle_drop(measures) + measures["foot_height"])
+	character["character"].add_child(grounder)
+	grounder.update_mode = 2
+	grounder.first_leg = character["legs"][0]
+	grounder.second_leg = character["legs"][1]
+	grounder.first_foot = character["feet"][0]
+	grounder.second_foot = character["feet"][1]
+	grounder.hips = character["hips"]
+	grounder.foot_height = measures["foot_height"]
+	return grounder
+
+
+## A Skeleton2D under `parent` at `at` with `skeleton_scale` (Vector2(-1, 1) mirrors it) holding Rig's two-armed
+## creature: a spine of three bones whose chest carries both shoulders, two two-bone arms, bone angles != 0.
+## Returns {skeleton, bones}, the bones in the rig's order: spine_0, spine_1, chest, left_0, left_1, right_0, right_1.
+static func two_armed(parent: Node, at: Vector2, skeleton_scale := Vector2.ONE) -> Dictionary:
+	var skeleton := Skeleton2D.new()
+	skeleton.position = at
+	skeleton.scale = skeleton_scale
+	parent.add_child(skeleton)
+	return {"skeleton": skeleton, "bones": Rig.two_armed_creature(skeleton)}
+
+
+## A FabrikRig2D under `parent` reaching the two-armed creature's hands (`bones[4]`, `bones[6]`) for `targets` (two
+## Node2D) from the spine's root, in `mode`, default settings. `process_priority` other than 0 is set before it
+## enters the tree: a priority of the user's own, so the batch leaves it to process itself.
+static func fabrik_rig(parent: Node, bones: Array, targets: Array, mode := 2, process_priority := 0) -> Node2D:
+	var rig: Node2D = ClassDB.instantiate("FabrikRig2D")
+	rig.update_mode = mode
+	if process_priority != 0:
+		rig.process_priority = process_priority
+	parent.add_child(rig)
+	rig.root_bone = bones[0]
+	rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath]
+	var paths: Array[NodePath] = []
+	for target in targets:
+		paths.append(rig.get_path_to(target))
+	rig.targets = paths
+	return rig
+
+
+## What a user would stack instead of a FabrikRig2D on the two-armed creature: two FabrikChain2D under `parent`, from
+## the spine's root to the left hand toward `targets[0]`, then to the right hand toward `targets[1]`, in `mode`.
+static func stacked_chains(parent: Node, bones: Array, targets: Array, mode := 2) -> Array:
+	var out := []
+	for k in 2:
+		var chain: Node2D = ClassDB.instantiate("FabrikChain2D")
+		chain.update_mode = mode
+		chain.root_bone = bones[0]
+		chain.tip_bone = bones[4 + 2 * k]
+		chain.target = targets[k]
+		parent.add_child(chain)
+		out.append(chain)
+	return out
+
+
+## The spring tests' mirrored pair: two with_tail characters (bones of MIRRORED_TAIL_LENGTHS px, local rotations
+## MIRRORED_TAIL_ROTATIONS, bone angle 0.25) at y = 250, 150 px either side of x = `axis_x`, the second turned around
+## (scale.x = -1). Returns [first, second].
+static func mirrored_tails(parent: Node, axis_x: float) -> Array:
+	var a := with_tail(parent, Vector2(axis_x - 150, 250), MIRRORED_TAIL_LENGTHS, MIRRORED_TAIL_ROTATIONS, 0.25)
+	var b := with_tail(parent, Vector2(axis_x + 150, 250), MIRRORED_TAIL_LENGTHS, MIRRORED_TAIL_ROTATIONS, 0.25)
+	b["character"].scale = Vector2(-1, 1)
+	return [a, b]
+
+
+## Poses a mirrored_tails pair about x = `axis_x` at time `t` (s): the first sways from its start by (amplitude.x
+## sin 2t, amplitude.y sin 3.1t) px and tilts by 0.3 sin 1.7t rad, the second does the mirror image.
+static func sway_mirrored_tails(pair: Array, axis_x: float, t: float, amplitude: Vector2) -> void:
+	var offset := Vector2(amplitude.x * sin(2.0 * t), amplitude.y * sin(3.1 * t))
+	pair[0]["character"].position = Vector2(axis_x - 150, 250) + offset
+	pair[1]["character"].position = Vector2(axis_x + 150 - offset.x, 250 + offset.y)
+	pair[0]["character"].rotation = 0.3 * sin(1.7 * t)
+	pair[1]["character"].rotation = -0.3 * sin(1.7 * t)
