@@ -244,3 +244,17 @@ func test_the_watch_is_what_sees_them() -> void:
 		case["target"].free()
 		free_case(case, ["ik", "skeleton"])
 	Reach2DDebug.break_tree_watch(false)
+
+
+func test_a_settled_chain_writes_nothing() -> void:
+	# Issue 29: a rotation the bone already holds is not written (no engine transform update, no dirty propagation).
+	for klass in Nodes.with_target():
+		var case: Dictionary = await make_batched(klass)
+		await wait_frames(30)
+		var before: int = Reach2DDebug.bone_writes()
+		await wait_frames(10)
+		expect(Reach2DDebug.bone_writes() == before, "%s: settled at its target, 10 frames write no bone (%d)" % [klass, Reach2DDebug.bone_writes() - before])
+		case["target"].position += Vector2(-7, 5)
+		await wait_frames(1)
+		expect(Reach2DDebug.bone_writes() > before, "%s: a moved target writes again" % klass)
+		free_case(case, ["ik", "target", "skeleton"])

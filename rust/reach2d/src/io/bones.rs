@@ -176,9 +176,15 @@ pub fn write_rotations(bones: &mut Bones) {
     // The same angles, each within half a turn of the pose the node did not write: a rotation never winds up
     // over frames (that would break blending with animation and make the inspector's numbers meaningless).
     pose.keep_near(memory.unwritten());
-    // Tip to root; root to tip measured no different (BENCHMARKS.md, the I/O floor's alternatives).
-    for (bone, &rotation) in chain.bones_mut().iter_mut().zip(pose.rotations()).rev() {
-        bone.set_rotation(rotation);
+    // Tip to root; root to tip measured no different (BENCHMARKS.md, the I/O floor's alternatives). A rotation the
+    // engine already holds is not written: the same value, without the engine's transform update and dirty
+    // propagation (a settled chain, a weight of 0, a limb at rest writes nothing).
+    for (bone, (rotation, changed)) in chain.bones_mut().iter_mut().zip(pose.rotations_to_write()).rev() {
+        if changed {
+            bone.set_rotation(rotation);
+            #[cfg(any(debug_assertions, feature = "bench"))]
+            crate::debug_alloc::count_bone_write();
+        }
     }
     memory.remember(pose.rotations());
 }
