@@ -9,6 +9,7 @@ use godot::prelude::*;
 mod batch;
 #[cfg(feature = "bench")]
 mod bench_probe;
+mod character_weight;
 mod checked;
 #[cfg(any(debug_assertions, feature = "bench"))]
 mod debug_alloc;

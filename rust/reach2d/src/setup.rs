@@ -53,6 +53,10 @@ pub fn check(bones: &mut Bones, slots: Slots<'_>) -> Result<Setup, Problem> {
     let pole = slots.pole.map_or(Ok(None), |pole| pole_position(pole, verified))?;
     ensure_chain(bones, slots.root, slots.tip, slots.shape, verified)?;
     if !verified {
+        // The tip in the tree (and with it the whole chain above it): what the read checks on an unverified setup.
+        if bones.chain.bones().last().is_some_and(|tip| !tip.is_inside_tree()) {
+            return Err(Problem::BoneOutsideTree);
+        }
         let live_id = |node: Option<&Option<Gd<Node2D>>>| live(node?).map(Gd::instance_id_unchecked);
         let nodes = [live_id(slots.target), live_id(slots.pole)].into_iter().flatten();
         let Bones { chain, verified, .. } = bones;

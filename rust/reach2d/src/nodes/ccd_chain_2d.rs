@@ -170,6 +170,7 @@ impl BoneDriver for CcdChain2D {
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
         let Setup { goal, pole } = self.check()?;
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let weight = self.weight * self.state.character.weight();
         let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
         // 0 is the property's "no limit".
         let max_angle_step = if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY };
@@ -177,9 +178,9 @@ impl BoneDriver for CcdChain2D {
             CcdSettings { max_iterations: self.max_iterations as u32, tolerance: self.tolerance, max_angle_step };
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, self.weight))?;
+        bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight))?;
         let report = bones.pose.solve(&settings, Aim { goal, pole, tip }, limits).map_err(Problem::Solver)?;
-        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
+        let effector = bones::write(bones, weight, limits, motion.max_step)?;
         Ok(Solved { error: effector.distance(goal), iterations: report.iterations as i32 })
     }
 }

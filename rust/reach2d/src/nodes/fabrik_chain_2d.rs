@@ -157,13 +157,14 @@ impl BoneDriver for FabrikChain2D {
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
         let Setup { goal, pole } = self.check()?;
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let weight = self.weight * self.state.character.weight();
         let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
         let settings = FabrikSettings { max_iterations: self.max_iterations as u32, tolerance: self.tolerance };
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, self.weight))?;
+        bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight))?;
         let report = bones.pose.solve(&settings, Aim { goal, pole, tip }, limits).map_err(Problem::Solver)?;
-        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
+        let effector = bones::write(bones, weight, limits, motion.max_step)?;
         Ok(Solved { error: effector.distance(goal), iterations: report.iterations as i32 })
     }
 }

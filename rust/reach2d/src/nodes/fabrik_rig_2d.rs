@@ -247,7 +247,8 @@ impl BoneDriver for FabrikRig2D {
     fn solve_frame(&mut self, _delta: f64) -> Result<Solved, Problem> {
         self.check_setup()?;
         let settings = FabrikSettings { max_iterations: self.max_iterations as u32, tolerance: self.tolerance };
-        let (report, error) = self.rig.solve(&mut self.state.bones, self.weight, self.limits.active(), &settings)?;
+        let weight = self.weight * self.state.character.weight();
+        let (report, error) = self.rig.solve(&mut self.state.bones, weight, self.limits.active(), &settings)?;
         Ok(Solved { error, iterations: report.iterations as i32 })
     }
 }

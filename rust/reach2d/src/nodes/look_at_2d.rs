@@ -131,11 +131,12 @@ impl BoneDriver for LookAt2D {
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
         let goal = self.check()?;
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let weight = self.weight * self.state.character.weight();
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read(bones, TipEnd::Direction(self.angle_offset), Start::new(motion.from_rest, self.weight))?;
+        bones::read(bones, TipEnd::Direction(self.angle_offset), Start::new(motion.from_rest, weight))?;
         let origin = bones.pose.place_joints(|_, joints| look_at(joints, goal))?;
-        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
+        let effector = bones::write(bones, weight, limits, motion.max_step)?;
         let to_target = goal - origin;
         let error =
             if to_target.length_squared() > 0.0 { signed_angle(effector - origin, to_target).abs() } else { 0.0 };

@@ -248,6 +248,7 @@ impl SpringChain2D {
     /// One step: check setup → read the goal pose → simulate → write.
     fn step(&mut self, delta: f32) -> Result<Solved, Problem> {
         let settings = self.check()?;
+        let character_weight = self.state.character.weight();
         let n = self.state.bones.chain.len();
         let node = self.use_colliders.then(|| self.to_gd().upcast::<Node2D>());
         let simulation = &mut self.simulation;
@@ -274,7 +275,7 @@ impl SpringChain2D {
             simulation.collide(joints, &settings, space.as_mut().map(|s| s as &mut dyn SpringCollider));
             Ok::<_, Problem>(report)
         })?;
-        bones::write(bones, self.weight, limits, f32::INFINITY)?;
+        bones::write(bones, self.weight * character_weight, limits, f32::INFINITY)?;
         Ok(Solved { error: report.deviation, iterations: report.substeps as i32 })
     }
 

@@ -206,6 +206,7 @@ impl BoneDriver for TwoBoneIk2D {
             return Ok(Solved { error: 0.0, iterations: 0 });
         };
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let weight = self.weight * self.state.character.weight();
         let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
         let stretch = LimbStretch::new(self.stretch, self.compress);
         let mut side = BendSide { flip: self.flip_bend, memory: self.bend_memory };
@@ -213,7 +214,7 @@ impl BoneDriver for TwoBoneIk2D {
         let limits = bones::chain_limits(bones, self.limits.active());
         // The solve reads the tip bone at its authored position, however the last solve stretched it.
         let authored = bones::authored_tip_position(bones, stretch.is_some());
-        bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(motion.from_rest, self.weight), |poses| {
+        bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight), |poses| {
             if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
                 tip.position = position;
             }
@@ -222,10 +223,10 @@ impl BoneDriver for TwoBoneIk2D {
         let aim = LimbAim { goal, pole, tip, stretch, softness: self.softness, from_own_result };
         let solved = bones.pose.place_joints(|pose, joints| solve_limb(pose, joints, &aim, &mut side));
         let factor = solved.map_err(Problem::Solver)?;
-        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
+        let effector = bones::write(bones, weight, limits, motion.max_step)?;
         self.bend_memory = side.memory;
         let effector = match stretch {
-            Some(_) => bones::write_tip_position(bones, factor, self.weight).unwrap_or(effector),
+            Some(_) => bones::write_tip_position(bones, factor, weight).unwrap_or(effector),
             None => effector,
         };
         Ok(Solved { error: effector.distance(goal), iterations: 1 })
@@ -280,11 +281,16 @@ impl TwoBoneIk2D {
         let stretch = LimbStretch::new(self.stretch, self.compress);
         let bones = &mut self.state.bones;
         let authored = bones::authored_tip_position(bones, stretch.is_some());
-        bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(self.solve_from_rest, self.weight), |poses| {
-            if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
-                tip.position = position;
-            }
-        })?;
+        bones::read_adjusted(
+            bones,
+            TipEnd::BoneLength,
+            Start::new(self.solve_from_rest, self.weight * self.state.character.weight()),
+            |poses| {
+                if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
+                    tip.position = position;
+                }
+            },
+        )?;
         let pose = bones.pose.pose();
         let mut global = pose.parent;
         for (bone, &rotation) in pose.bones.iter().zip(bones.memory.unwritten()) {
