@@ -1,17 +1,16 @@
 //! `LookAt2D`: one bone turned toward a target.
 
-use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{Vec2, signed_angle, solve_look_at};
 
-use crate::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::frame::{BoneDriver, NodeState, Solved};
+use crate::gizmo;
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
 use crate::setup::{self, Slots};
-use crate::{batch, gizmo};
 
 /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
 ///
@@ -40,31 +39,10 @@ pub struct LookAt2D {
     #[export(range = (-180.0, 180.0, 0.1, radians_as_degrees))]
     #[checked(-core::f32::consts::PI..=core::f32::consts::PI)]
     angle_offset: f32,
-    /// @shared enabled
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// @shared weight
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// @shared update_mode
-    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
-    update_mode: UpdateMode,
-    /// @shared editor_preview
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
-
-    /// @shared solve_from_rest
-    #[export_group(name = "Motion")]
-    #[export]
-    solve_from_rest: bool,
-    /// @shared max_angular_speed
-    #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
-    #[checked(0.0..)]
-    max_angular_speed: f32,
+    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
+    /// `update_mode`, `editor_preview`; *Motion*: `solve_from_rest`, `max_angular_speed`.
+    #[shared_properties(frame, motion)]
+    _shared: (),
 
     /// The angle in radians between the bone's direction and the target after the last solve, [member weight] and
     /// limits included; [code]-1.0[/code] before the first solve.
@@ -84,38 +62,12 @@ pub struct LookAt2D {
 #[godot_api]
 impl LookAt2D {}
 
+#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for LookAt2D {
-    fn ready(&mut self) {
-        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
-    }
-    fn process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Process, delta);
-    }
-    fn physics_process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Physics, delta);
-    }
-    fn on_notification(&mut self, what: CanvasItemNotification) {
-        batch::notification(self, what);
-    }
     fn draw(&mut self) {
         let target = self.target.as_ref();
         gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, None, self.limits.active());
-    }
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        frame::configuration_warnings(self)
-    }
-    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-        self.limits.property_list(self.state.bones.chain.len())
-    }
-    fn on_get(&self, property: StringName) -> Option<Variant> {
-        frame::counted(|| self.limits.get_property(&property))
-    }
-    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        frame::counted(|| self.limits.set_property(&property, &value))
-    }
-    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
-        AngleLimits::property_revert(&property)
     }
 }
 

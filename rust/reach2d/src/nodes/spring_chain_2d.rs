@@ -7,7 +7,7 @@ use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{SpringCollider, SpringSettings};
 
-use crate::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick};
 use crate::gizmo;
 use crate::io::ancestors;
 use crate::io::bones::{self, Start, TipEnd};
@@ -52,22 +52,10 @@ pub struct SpringChain2D {
     /// @shared chain.tip_bone
     #[export]
     tip_bone: Option<Gd<Bone2D>>,
-    /// @shared spring.enabled
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// @shared spring.weight
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// @shared spring.update_mode
-    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
-    update_mode: UpdateMode,
-    /// @shared spring.editor_preview
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
+    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
+    /// `update_mode`, `editor_preview`.
+    #[shared_properties(spring_frame)]
+    _shared: (),
 
     /// How strongly each bone is pulled back toward its animated angle, in 1/s² (angular acceleration per radian
     /// away from it). Its square root is the natural frequency in rad/s: 200 swings at about 2.3 Hz. 0 lets the
@@ -192,6 +180,7 @@ impl SpringChain2D {
     }
 }
 
+#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for SpringChain2D {
     fn ready(&mut self) {
@@ -199,9 +188,6 @@ impl INode2D for SpringChain2D {
     }
     fn process(&mut self, delta: f64) {
         frame::tick(self, Tick::Process, delta.min(physics_catch_up()));
-    }
-    fn physics_process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Physics, delta);
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
         if what == CanvasItemNotification::ENTER_TREE {
@@ -211,21 +197,6 @@ impl INode2D for SpringChain2D {
     }
     fn draw(&mut self) {
         gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, None, None, self.limits.active());
-    }
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        frame::configuration_warnings(self)
-    }
-    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-        self.limits.property_list(self.state.bones.chain.len())
-    }
-    fn on_get(&self, property: StringName) -> Option<Variant> {
-        frame::counted(|| self.limits.get_property(&property))
-    }
-    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        frame::counted(|| self.limits.set_property(&property, &value))
-    }
-    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
-        AngleLimits::property_revert(&property)
     }
 }
 
