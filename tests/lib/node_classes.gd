@@ -9,6 +9,9 @@ const ALL := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringC
 ## multi-effector rig. Covered by the tests that need only the class (every numeric property by every route) and by
 ## its own test file (tests/test_fabrik_rig.gd: bad input, one message each, no allocation).
 const RIGS := ["FabrikRig2D"]
+## Helper nodes that drive other nodes or weight them instead of bones of their own: covered by the tests that need
+## only the class (every numeric property by every route) and by their own test files.
+const HELPERS := ["FootGrounder2D", "CharacterWeight2D"]
 ## The chains of any length solved toward a target.
 const CHAINS := ["FabrikChain2D", "CcdChain2D"]
 

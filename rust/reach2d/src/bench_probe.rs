@@ -14,7 +14,7 @@ use crate::frame::counted;
 use crate::io::bones::{self, Bones};
 use crate::io::chain::Shape;
 use crate::io::convert::affine;
-use crate::setup::{ensure_chain, target_position};
+use crate::setup::{Slots, check};
 
 /// Measures the engine I/O a chain solve cannot avoid (benchmarks only; present in builds with the `bench` feature).
 #[derive(GodotClass)]
@@ -57,8 +57,9 @@ impl Reach2DIoFloor {
     #[func]
     fn run(&mut self) -> bool {
         counted(|| {
-            let Ok(_goal) = target_position(&self.target) else { return false };
-            if ensure_chain(&mut self.chain, &self.root, &self.tip, Shape::Chain).is_err() {
+            let slots =
+                Slots { target: Some(&self.target), pole: None, root: &self.root, tip: &self.tip, shape: Shape::Chain };
+            if check(&mut self.chain, slots).is_err() {
                 return false;
             }
             bones::rewrite_as_read(&mut self.chain).is_ok()

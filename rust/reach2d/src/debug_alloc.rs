@@ -11,6 +11,14 @@ static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 /// Allocations made while Reach2D's own per-frame code ran (see [`count_in`]).
 static IN_NODES: AtomicU64 = AtomicU64::new(0);
 
+/// Bone rotations written (`set_rotation` calls) since the library was loaded.
+static BONE_WRITES: AtomicU64 = AtomicU64::new(0);
+
+/// Counts one `set_rotation` of a bone.
+pub fn count_bone_write() {
+    BONE_WRITES.fetch_add(1, Ordering::Relaxed);
+}
+
 /// Allocations made inside [`uncount`] since the library was loaded.
 static EXCLUDED: AtomicU64 = AtomicU64::new(0);
 
@@ -123,5 +131,32 @@ impl Reach2DDebug {
     #[func]
     pub fn spring_shapes_read() -> i64 {
         crate::world_queries::query_counts()[3] as i64
+    }
+
+    /// How many setup checks ran in full (the structural part included) since the library was loaded.
+    #[func]
+    pub fn full_setup_checks() -> i64 {
+        crate::io::tree_watch::check_counts()[0] as i64
+    }
+
+    /// How many setup checks skipped their structural part (the setup was verified, and the tree watch heard
+    /// nothing that could break it) since the library was loaded.
+    #[func]
+    pub fn fast_setup_checks() -> i64 {
+        crate::io::tree_watch::check_counts()[1] as i64
+    }
+
+    /// [code]true[/code] breaks the tree watch on purpose (every pass trusts it, it never moves its epoch, no periodic
+    /// full check), for tests that show what a broken watch would miss; [code]false[/code] (the default) mends it.
+    #[func]
+    pub fn break_tree_watch(on: bool) {
+        crate::io::tree_watch::break_on_purpose(on);
+    }
+
+    /// How many bone rotations the nodes have written ([code]set_rotation[/code] calls) since the library was loaded;
+    /// a rotation the bone already holds is not written.
+    #[func]
+    pub fn bone_writes() -> i64 {
+        BONE_WRITES.load(Ordering::Relaxed) as i64
     }
 }

@@ -4,16 +4,18 @@
 //! under `nodes/` ([`BoneDriver`]); at run time the batcher (`batch/`) calls [`tick`] for it.
 
 use godot::classes::notify::CanvasItemNotification;
-use godot::classes::{Engine, Node2D};
+use godot::classes::{Engine, Node, Node2D};
 use godot::meta::GodotConvert;
 use godot::meta::shape::GodotShape;
 use godot::obj::WithBaseField;
 use godot::prelude::*;
 use godot::register::property::{Export, Var};
 
+use crate::character_weight::CharacterLink;
 use crate::checked::{self, Choice};
 use crate::editor::in_editor;
 use crate::io::bones::{self, Bones};
+use crate::io::tree_watch;
 use crate::problem::{Problem, Problems};
 
 /// When a node solves by itself: the `update_mode` property (Godot sees an `int`; see `checked.rs`).
@@ -101,6 +103,8 @@ pub struct Solved {
 pub struct NodeState {
     pub bones: Bones,
     pub problems: Problems,
+    /// The character's weight (`CharacterWeight2D`), multiplied into the node's own.
+    pub character: CharacterLink,
     /// Editor: the chain length the inspector's angle-limit properties were last listed for.
     listed_bones: usize,
 }
@@ -186,7 +190,12 @@ pub fn refuse<T: BoneDriver>(node: &mut T, problem: Problem) -> bool {
 }
 
 fn solve_and_report<T: BoneDriver>(node: &mut T, delta: f64) -> bool {
-    let outcome = node.solve_frame(delta);
+    if node.state_ref().character.is_stale() {
+        let this = node.base().clone().upcast::<Node>();
+        node.state().character.refresh(&this);
+    }
+    // A batch's members solve in the batch's pass; a node by itself in a pass of its own (`io/tree_watch.rs`).
+    let outcome = tree_watch::in_pass(|| node.solve_frame(delta));
     note(node, outcome.as_ref().err().copied());
     match outcome {
         Ok(solved) => {
@@ -281,6 +290,10 @@ pub fn take_runtime_priority(node: &mut Node2D, priority: i32) {
 
 /// The notifications every node handles alike: never save a solved pose, and leave no preview or stretch behind.
 pub fn notification<T: NodeFields>(node: &mut T, what: CanvasItemNotification) {
+    if what == CanvasItemNotification::ENTER_TREE {
+        // Moved in the tree: the character's weight node is looked up again.
+        node.state().character.forget();
+    }
     let bones = &mut node.state().bones;
     match what {
         // Saving stores the user's own rotations; the preview's pose comes back right after.

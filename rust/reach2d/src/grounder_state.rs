@@ -12,6 +12,7 @@ use reach2d_core::ground::{
 };
 use reach2d_core::{SpringCollider, Vec2};
 
+use crate::character_weight::CharacterLink;
 use crate::io::convert::{affine, vec2, vector2};
 use crate::io::written::Overwritten;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
@@ -26,6 +27,8 @@ pub struct GrounderState {
     pub hips: HipsOffset,
     pub marks: LegMarks,
     pub problems: Problems,
+    /// The character's weight (`CharacterWeight2D`).
+    pub character: CharacterLink,
     /// The grounder wrote the hips or a foot, or drives the legs, since it last put everything back.
     pub active: bool,
     queries: Option<WorldQueries>,

@@ -9,6 +9,7 @@ use godot::prelude::*;
 mod batch;
 #[cfg(feature = "bench")]
 mod bench_probe;
+mod character_weight;
 mod checked;
 #[cfg(any(debug_assertions, feature = "bench"))]
 mod debug_alloc;
@@ -34,4 +35,11 @@ mod world_queries;
 struct Reach2DExtension;
 
 #[gdextension]
-unsafe impl ExtensionLibrary for Reach2DExtension {}
+unsafe impl ExtensionLibrary for Reach2DExtension {
+    fn on_stage_deinit(stage: InitStage) {
+        if stage == InitStage::Scene {
+            // The tree watch's callables are this library's code: disconnect them before it unloads.
+            io::tree_watch::disconnect();
+        }
+    }
+}

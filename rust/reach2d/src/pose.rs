@@ -45,6 +45,9 @@ pub struct PoseBuffers {
     lengths: Vec<f32>,
     /// Rotations to write, one per bone: the last write-back's.
     rotations: Vec<f32>,
+    /// Each bone's rotation as the engine held it at the read (before any start pose replaced it): a rotation to
+    /// write that is this one, bit for bit, is not written.
+    in_engine: Vec<f32>,
     /// Segment-angle limits for the solvers, derived from rotation limits each solve.
     segment_limits: Vec<Option<AngleLimit>>,
     /// The speed limit's memory: each bone's rotation after the last limited step, before `weight`
@@ -60,11 +63,18 @@ impl PoseBuffers {
         self.read.parent = parent;
         self.read.tip_offset = tip_offset;
         self.read.bones.clear();
+        self.in_engine.clear();
     }
 
-    /// Adds the next bone's local pose (root first).
+    /// Adds the next bone's local pose (root first), as the engine holds it.
     pub fn push_bone(&mut self, pose: BonePose) {
         self.read.bones.push(pose);
+        self.in_engine.push(pose.rotation);
+    }
+
+    /// Each bone's rotation to write, and whether it differs from what the engine holds (bit for bit).
+    pub fn rotations_to_write(&self) -> impl DoubleEndedIterator<Item = (f32, bool)> + ExactSizeIterator + '_ {
+        self.rotations.iter().zip(&self.in_engine).map(|(&r, &held)| (r, r.to_bits() != held.to_bits()))
     }
 
     /// The bones' local poses of this read, to adjust before [`PoseBuffers::finish`].

@@ -131,7 +131,7 @@ impl RigState {
     fn ensure_bones(&mut self, bones: &mut Bones, root: &Gd<Bone2D>) -> Result<(), Problem> {
         let current = self.solver.is_some()
             && self.paths.len() == self.tips.len()
-            && self.paths.iter().zip(&self.tips).all(|(path, tip)| path.is_current(root, tip));
+            && self.paths.iter().zip(&self.tips).all(|(path, tip)| path.is_current(root, tip, false));
         if current {
             return Ok(());
         }

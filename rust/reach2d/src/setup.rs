@@ -1,5 +1,10 @@
 //! The setup check every solve starts with, without touching a bone: the target, the pole and the bones, each
 //! usable or the [`Problem`] that says why not.
+//!
+//! A setup that passed the whole check in a pass the tree watch trusts is *verified* (`io/tree_watch.rs`): until a
+//! node it relies on leaves the tree, its structural checks (the target and pole in the tree, the chain's parent
+//! links) are skipped. Liveness (the object database) and what changes without a tree change (positions, NaN) are
+//! checked every time.
 
 use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
@@ -10,6 +15,7 @@ use crate::io::chain::{Shape, slots};
 use crate::io::convert::vec2;
 use crate::problem::Problem;
 use crate::slot::{Slot, live, slot};
+use godot::obj::InstanceId;
 
 /// What a good setup check found, for the solve that follows: the target's global position and the pole's, if set.
 #[derive(Clone, Copy, Debug)]
@@ -18,21 +24,55 @@ pub struct Setup {
     pub pole: Option<Vec2>,
 }
 
-/// Checks the target, then the pole (if any): their global positions, or why one cannot be used.
-pub fn target_and_pole(target: &Option<Gd<Node2D>>, pole: &Option<Gd<Node2D>>) -> Result<Setup, Problem> {
-    let goal = target_position(target)?;
-    let pole = pole_position(pole)?;
+/// What a node's setup names: its target (`None` for a node, or a check, without one), its pole (`None`: none) and
+/// its chain `root ..= tip` of `shape`.
+pub struct Slots<'a> {
+    pub target: Option<&'a Option<Gd<Node2D>>>,
+    pub pole: Option<&'a Option<Gd<Node2D>>>,
+    pub root: &'a Option<Gd<Bone2D>>,
+    pub tip: &'a Option<Gd<Bone2D>>,
+    pub shape: Shape,
+}
+
+impl Slots<'_> {
+    /// The instance ids the setup names, to tell a verified setup from a changed one.
+    fn names(&self) -> [Option<InstanceId>; 4] {
+        let id = |node: Option<&Option<Gd<Node2D>>>| node.and_then(|n| n.as_ref().map(Gd::instance_id_unchecked));
+        let bone = |bone: &Option<Gd<Bone2D>>| bone.as_ref().map(Gd::instance_id_unchecked);
+        [id(self.target), id(self.pole), bone(self.root), bone(self.tip)]
+    }
+}
+
+/// The whole setup check: the target (its global position, [`Vec2::ZERO`] without a target slot), then the pole,
+/// then the bones (`bones` holds the chain afterwards, resolved again if it changed). The structural checks run only
+/// when the setup is not verified for this pass; a setup that passes them becomes verified.
+pub fn check(bones: &mut Bones, slots: Slots<'_>) -> Result<Setup, Problem> {
+    let names = slots.names();
+    let verified = bones.verified.holds(names);
+    let goal = slots.target.map_or(Ok(Vec2::ZERO), |target| target_position(target, verified))?;
+    let pole = slots.pole.map_or(Ok(None), |pole| pole_position(pole, verified))?;
+    ensure_chain(bones, slots.root, slots.tip, slots.shape, verified)?;
+    if !verified {
+        // The tip in the tree (and with it the whole chain above it): what the read checks on an unverified setup.
+        if bones.chain.bones().last().is_some_and(|tip| !tip.is_inside_tree()) {
+            return Err(Problem::BoneOutsideTree);
+        }
+        let live_id = |node: Option<&Option<Gd<Node2D>>>| live(node?).map(Gd::instance_id_unchecked);
+        let nodes = [live_id(slots.target), live_id(slots.pole)].into_iter().flatten();
+        let Bones { chain, verified, .. } = bones;
+        verified.record(names, nodes.chain(chain.relies_on()));
+    }
     Ok(Setup { goal, pole })
 }
 
-/// The target's global position, or why there is none.
-pub fn target_position(target: &Option<Gd<Node2D>>) -> Result<Vec2, Problem> {
+/// The target's global position, or why there is none; its place in the tree is checked unless `verified`.
+pub fn target_position(target: &Option<Gd<Node2D>>, verified: bool) -> Result<Vec2, Problem> {
     let target = match slot(target) {
         Slot::Empty => return Err(Problem::NoTarget),
         Slot::Freed => return Err(Problem::TargetFreed),
         Slot::Live(target) => target,
     };
-    if !target.is_inside_tree() {
+    if !verified && !target.is_inside_tree() {
         return Err(Problem::TargetOutsideTree);
     }
     let position = vec2(target.get_global_position());
@@ -42,41 +82,35 @@ pub fn target_position(target: &Option<Gd<Node2D>>) -> Result<Vec2, Problem> {
 /// The pole's global position: `None` when no pole is set, or why the set pole cannot be used (freed, outside the
 /// tree, not finite). A broken pole is a problem like a broken target: the node keeps its pose until it is fixed or
 /// cleared, rather than silently bending another way.
-pub fn pole_position(pole: &Option<Gd<Node2D>>) -> Result<Option<Vec2>, Problem> {
+pub fn pole_position(pole: &Option<Gd<Node2D>>, verified: bool) -> Result<Option<Vec2>, Problem> {
     let pole = match slot(pole) {
         Slot::Empty => return Ok(None),
         Slot::Freed => return Err(Problem::PoleFreed),
         Slot::Live(pole) => pole,
     };
-    if !pole.is_inside_tree() {
+    if !verified && !pole.is_inside_tree() {
         return Err(Problem::PoleOutsideTree);
     }
     let position = vec2(pole.get_global_position());
     if position.is_finite() { Ok(Some(position)) } else { Err(Problem::PoleNotFinite) }
 }
 
-/// Makes sure `bones` holds the chain `root ..= tip` of this `shape`, still linked the same way, resolving it again
-/// (after restoring the authored pose and forgetting the old chain's memory) if not.
-pub fn ensure_chain(
+/// Makes sure `bones` holds the chain `root ..= tip` of this `shape`, still linked the same way (the links are
+/// checked unless `verified`), resolving it again (after restoring the authored pose and forgetting the old chain's
+/// memory) if not.
+fn ensure_chain(
     bones: &mut Bones,
     root: &Option<Gd<Bone2D>>,
     tip: &Option<Gd<Bone2D>>,
     shape: Shape,
+    verified: bool,
 ) -> Result<(), Problem> {
     let (root, tip) = slots(root, tip)?;
-    if bones.chain.is_current(root, tip) {
+    if bones.chain.is_current(root, tip, verified) {
         return Ok(());
     }
     bones::forget(bones);
     bones.chain.resolve(root, tip, shape)
-}
-
-/// [`ensure_chain`] for one `bone` (look-at).
-pub fn ensure_bone(bones: &mut Bones, bone: &Option<Gd<Bone2D>>) -> Result<(), Problem> {
-    if bone.is_none() {
-        return Err(Problem::NoBone);
-    }
-    ensure_chain(bones, bone, bone, Shape::Chain)
 }
 
 /// The tip direction `match_target_rotation` asks for (the target's global x axis, as Godot reports it, mirroring

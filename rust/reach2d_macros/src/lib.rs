@@ -3,6 +3,9 @@
 //! call). Every property stays a plain field of the class's struct, in its own file, with its attributes.
 //!
 //! - [`macro@node`], on a node class's struct (before `#[derive(GodotClass)]`):
+//!   - a placeholder field marked `#[shared_properties(GROUP, ..)]` becomes the fields of those groups, declared once
+//!     in `shared_properties.rs` (`enabled`, `weight`, `update_mode`, `editor_preview`; the *Motion* and *Tip
+//!     Rotation* groups);
 //!   - a doc comment `/// @shared KEY` is replaced by the help text `KEY` in `rust/reach2d/src/nodes/shared_docs.md`,
 //!     so the text shared by several classes is written once;
 //!   - a field marked `#[checked(RULE)]` gets `#[var(set = set_FIELD)]`; its setter, which stores the value only
@@ -17,12 +20,19 @@
 //!   `get_bone_count`, the `UPDATE_*` constants), each a one-line call of an ordinary function, with the shared help
 //!   text.
 //!
+//! - [`macro@callbacks`], on the class's `#[godot_api] impl INode2D` block: the engine callbacks every bone-driving
+//!   node has (`ready`, `process`, `physics_process`, `on_notification`: the batch's entry points;
+//!   `get_configuration_warnings`; the inspector's angle-limit properties), each a one-line call of an ordinary
+//!   function, except those the block writes itself (the spring's own `process`, the rig's `on_notification`).
+//!
 //! How the setters reach the impl block: `#[node]` also defines a `macro_rules!` named after the class that
 //! appends them to an impl block's body, and `#[api]` passes its block through it before `#[godot_api]` expands.
 
+mod callbacks;
 mod docs;
 mod error;
 mod setters;
+mod shared_properties;
 
 use error::error;
 
@@ -41,6 +51,17 @@ pub fn node(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn api(args: TokenStream, item: TokenStream) -> TokenStream {
     expand_api(args.into(), item.into()).unwrap_or_else(|e| e).into()
+}
+
+/// Adds the engine callbacks every bone-driving node has (batched entry points, configuration warnings, the
+/// inspector's angle limits) to its `#[godot_api] impl INode2D` block, unless the block writes them itself; see
+/// `callbacks.rs`.
+#[proc_macro_attribute]
+pub fn callbacks(args: TokenStream, item: TokenStream) -> TokenStream {
+    if !args.is_empty() {
+        return error("#[callbacks] takes no arguments").into();
+    }
+    callbacks::expand(item.into()).unwrap_or_else(|e| e).into()
 }
 
 /// The name of the `macro_rules!` that carries `class`'s setters from its struct to its impl block.
@@ -63,6 +84,7 @@ fn expand_node(args: Tokens, item: Tokens) -> Result<Tokens, Tokens> {
     let venial::Fields::Named(fields) = &mut item.fields else {
         return Err(error("#[node]: the struct needs named fields"));
     };
+    expand_shared_properties(fields)?;
     let mut setter_fns = Vec::new();
     for (field, _) in fields.fields.iter_mut() {
         shared.replace_in(&mut field.attributes)?;
@@ -84,6 +106,35 @@ fn expand_node(args: Tokens, item: Tokens) -> Result<Tokens, Tokens> {
         #fields_impl
         #tracking
     })
+}
+
+/// Replaces each placeholder field marked `#[shared_properties(GROUP, ..)]` by the groups' fields, in place.
+fn expand_shared_properties(fields: &mut venial::NamedFields) -> Result<(), Tokens> {
+    let mut out = venial::Punctuated::new();
+    for (field, comma) in fields.fields.iter() {
+        let marker =
+            field.attributes.iter().find(|a| a.path.len() == 1 && a.path[0].to_string() == "shared_properties");
+        let Some(marker) = marker else {
+            out.push(field.clone(), Some(comma.clone()));
+            continue;
+        };
+        let venial::AttributeValue::Group(_, groups) = &marker.value else {
+            return Err(error("#[shared_properties(GROUP, ..)] names its groups"));
+        };
+        for group in groups.iter().filter_map(|t| if let TokenTree::Ident(i) = t { Some(i.to_string()) } else { None })
+        {
+            let tokens = shared_properties::group(&group)?;
+            let parsed = venial::parse_item(quote! { struct Group { #tokens } });
+            let Ok(venial::Item::Struct(venial::Struct { fields: venial::Fields::Named(named), .. })) = parsed else {
+                return Err(error("a shared property group does not parse"));
+            };
+            for (shared, shared_comma) in named.fields.iter() {
+                out.push(shared.clone(), Some(shared_comma.clone()));
+            }
+        }
+    }
+    fields.fields = out;
+    Ok(())
 }
 
 /// `crate::frame::NodeFields` for `class`: its frame's fields, read by name.

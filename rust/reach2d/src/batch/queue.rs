@@ -12,6 +12,7 @@ use crate::batch::members::{Members, Run, member};
 use crate::batch::memo::Memo;
 use crate::editor::in_editor;
 use crate::frame::{BoneDriver, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode};
+use crate::io::tree_watch;
 
 /// The automatic queue: its members, and the batcher that runs them.
 #[derive(Default)]
@@ -142,11 +143,14 @@ pub fn run(tick: Tick, delta: f64) {
         // The process pass visits every member (it refreshes each one's mode); the physics pass only those last
         // seen in physics mode. The nodes' own code counts its heap allocations (`frame::tick`); the binding around
         // it is godot-rust's.
-        queue.members.run_pipelined(
-            count,
-            Run::Tick(tick, delta),
-            |memo| !physics || memo.mode == UpdateMode::Physics,
-            |member| member.can_process(),
-        );
+        // One pass: the tree watch decides once whether verified setups may skip their structural checks.
+        tree_watch::in_pass(|| {
+            queue.members.run_pipelined(
+                count,
+                Run::Tick(tick, delta),
+                |memo| !physics || memo.mode == UpdateMode::Physics,
+                |member| member.can_process(),
+            )
+        });
     });
 }

@@ -14,6 +14,7 @@ use crate::io::chain::BoneChain;
 use crate::io::convert::affine;
 use crate::io::pose_memory::PoseMemory;
 use crate::io::stretch::TipPosition;
+use crate::io::tree_watch::Verified;
 use crate::pose::PoseBuffers;
 use crate::problem::Problem;
 
@@ -32,6 +33,8 @@ pub struct Bones {
     pub tip_position: TipPosition,
     /// The pose as last read and the buffers its solves work in.
     pub pose: PoseBuffers,
+    /// The epoch the setup was verified at (`io/tree_watch.rs`): its structural checks are skipped until then.
+    pub verified: Verified,
 }
 
 /// How the tip bone's end is placed.
@@ -98,7 +101,7 @@ pub fn read_adjusted(
     adjust: impl FnOnce(&mut [BonePose]),
 ) -> Result<(), Problem> {
     let Some(tip) = bones.chain.bones().last() else { return Err(Problem::EmptyChain) };
-    if !tip.is_inside_tree() {
+    if !bones.verified.current() && !tip.is_inside_tree() {
         return Err(Problem::BoneOutsideTree);
     }
     let direction = Vec2::from_angle(tip.get_bone_angle());
@@ -173,9 +176,15 @@ pub fn write_rotations(bones: &mut Bones) {
     // The same angles, each within half a turn of the pose the node did not write: a rotation never winds up
     // over frames (that would break blending with animation and make the inspector's numbers meaningless).
     pose.keep_near(memory.unwritten());
-    // Tip to root; root to tip measured no different (BENCHMARKS.md, the I/O floor's alternatives).
-    for (bone, &rotation) in chain.bones_mut().iter_mut().zip(pose.rotations()).rev() {
-        bone.set_rotation(rotation);
+    // Tip to root; root to tip measured no different (BENCHMARKS.md, the I/O floor's alternatives). A rotation the
+    // engine already holds is not written: the same value, without the engine's transform update and dirty
+    // propagation (a settled chain, a weight of 0, a limb at rest writes nothing).
+    for (bone, (rotation, changed)) in chain.bones_mut().iter_mut().zip(pose.rotations_to_write()).rev() {
+        if changed {
+            bone.set_rotation(rotation);
+            #[cfg(any(debug_assertions, feature = "bench"))]
+            crate::debug_alloc::count_bone_write();
+        }
     }
     memory.remember(pose.rotations());
 }

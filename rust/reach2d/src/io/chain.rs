@@ -1,17 +1,12 @@
-//! Finding and watching a chain of Bone2D nodes: resolved once from `tip_bone` up to `root_bone`, checked cheaply
-//! every solve.
+//! Finding a chain of Bone2D nodes: resolved once from `tip_bone` up to `root_bone`, checked cheaply every solve.
 //!
 //! The chain's structure is not walked again every frame: any change to it (a bone reparented, a node inserted, the
-//! root moved elsewhere) takes the tip bone out of the tree and back, and its `tree_entered` signal marks the cached
-//! chain stale.
+//! root moved elsewhere) takes a bone of it out of the tree, which the tree watch hears (`io/tree_watch.rs`); only
+//! then are the parent links checked again.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use godot::builtin::{Callable, StringName};
 use godot::classes::{Bone2D, CanvasItem, Node};
 use godot::obj::{Gd, InstanceId};
 
-use crate::io::stale_flags;
 use crate::problem::Problem;
 use crate::slot::{Slot, slot};
 
@@ -24,7 +19,7 @@ pub enum Shape {
     Limb,
 }
 
-/// The bones of one node, root first, and the watch that tells when they changed.
+/// The bones of one node, root first.
 #[derive(Default)]
 pub struct BoneChain {
     bones: Vec<Gd<Bone2D>>,
@@ -35,11 +30,6 @@ pub struct BoneChain {
     parent: Option<Gd<CanvasItem>>,
     /// The root bone's parent node's id, whatever its class, to check the root's link to it.
     root_parent: Option<InstanceId>,
-    /// Set by the tip bone's `tree_entered` signal: the chain may have changed shape.
-    stale: Option<&'static AtomicBool>,
-    /// The tip bone, the callable connected to its `tree_entered` and that signal's name, to check the connection
-    /// and to disconnect when the chain changes.
-    watch: Option<(Gd<Bone2D>, Callable, StringName)>,
 }
 
 impl BoneChain {
@@ -66,36 +56,25 @@ impl BoneChain {
     /// `true` when the cached chain is still `root ..= tip`, every bone alive and linked the same way (root and tip
     /// alive: see [`slots`]); otherwise it must be resolved again ([`BoneChain::resolve`]).
     ///
-    /// The tip's `tree_entered` watch alone cannot be trusted: a script can block the tip's signals or disconnect
-    /// the watch, then restructure the chain and free a bone of it, and release builds (safeguards disengaged) would
-    /// then call into freed memory. So every bone between root and tip and the root's cached parent are also
-    /// checked alive (an object-database lookup each, no engine call) and, whenever the watch may not hear (the tip
-    /// blocks its signals, or the watch was disconnected), each link too: the root still the child of its cached
-    /// parent, each bone still the child of the one before it.
-    pub fn is_current(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>) -> bool {
+    /// Every bone between root and tip and the root's cached parent are checked alive every time (an object-database
+    /// lookup each, no engine call): in release builds (safeguards disengaged) a freed bone would otherwise be called
+    /// through a dangling pointer, whatever a script did to the tree's signals. The parent links (an engine call per
+    /// bone) are checked only when `structure_verified` is `false`, i.e. when the tree watch (`io/tree_watch.rs`)
+    /// heard a node this chain relies on leave the tree, or could not hear at all.
+    pub fn is_current(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, structure_verified: bool) -> bool {
         let Some((first, last)) = self.ends else { return false };
-        let watched = first == root.instance_id_unchecked()
-            && last == tip.instance_id_unchecked()
-            && self.stale.is_some_and(|stale| !stale.load(Ordering::Relaxed));
+        let same = first == root.instance_id_unchecked() && last == tip.instance_id_unchecked();
         let middle = self.bones.get(1..self.bones.len().saturating_sub(1)).unwrap_or(&[]);
-        if !watched
-            || !middle.iter().all(Gd::is_instance_valid)
-            || !self.parent.as_ref().is_none_or(Gd::is_instance_valid)
+        if !same || !middle.iter().all(Gd::is_instance_valid) || !self.parent.as_ref().is_none_or(Gd::is_instance_valid)
         {
             return false;
         }
-        // A single bone has one link (to its parent): checking it costs less than asking about the watch.
-        if self.bones.len() <= 1 {
-            return self.links_hold();
-        }
-        self.watch_heard(tip) || self.links_hold()
+        structure_verified || self.links_hold()
     }
 
-    /// `true` when the watch on the tip still hears every change: its signals are not blocked and the watch is
-    /// still connected (two engine calls; the signal's name was made once, when the watch was connected).
-    fn watch_heard(&self, tip: &Gd<Bone2D>) -> bool {
-        !tip.is_blocking_signals()
-            && self.watch.as_ref().is_some_and(|(_, callable, signal)| tip.is_connected(signal, callable))
+    /// The instance ids of the nodes the chain relies on: every bone and the root's parent.
+    pub fn relies_on(&self) -> impl Iterator<Item = InstanceId> + '_ {
+        self.bones.iter().map(Gd::instance_id_unchecked).chain(self.root_parent)
     }
 
     /// `true` when the root is still the child of its cached parent and each cached bone the child of the one before
@@ -123,21 +102,20 @@ impl BoneChain {
     }
 
     /// Holds `bones` (root first, parents before children) as a rig's bone list (`FabrikRig2D`: the union of its
-    /// effectors' chains, each resolved and watched on its own), with the root's parent. Not watched itself:
-    /// [`BoneChain::is_current`] is `false` for it.
+    /// effectors' chains, each resolved on its own), with the root's parent. [`BoneChain::is_current`] is `false` for
+    /// it.
     pub fn hold(&mut self, bones: impl IntoIterator<Item = Gd<Bone2D>>, parent: Option<Gd<CanvasItem>>) {
         self.forget();
         self.bones.extend(bones);
         self.parent = parent;
     }
 
-    /// Forgets the resolved chain and stops watching it.
+    /// Forgets the resolved chain.
     pub fn forget(&mut self) {
         self.bones.clear();
         self.ends = None;
         self.parent = None;
         self.root_parent = None;
-        self.unwatch();
     }
 
     fn walk_up(&mut self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>, shape: Shape) -> Result<(), Problem> {
@@ -167,38 +145,7 @@ impl BoneChain {
         let root_parent = self.bones[0].get_parent();
         self.root_parent = root_parent.as_ref().map(Gd::instance_id);
         self.parent = root_parent.and_then(|p| p.try_cast::<CanvasItem>().ok());
-        self.watch(tip);
         Ok(())
-    }
-
-    /// Watches the tip bone: it leaves and re-enters the tree whenever the chain above it changes.
-    fn watch(&mut self, tip: &Gd<Bone2D>) {
-        self.unwatch();
-        let stale = stale_flags::take();
-        let callable = Callable::from_fn("reach2d_chain_changed", move |_| stale.store(true, Ordering::Relaxed));
-        let signal = StringName::from("tree_entered");
-        let mut tip = tip.clone();
-        tip.connect(&signal, &callable);
-        self.stale = Some(stale);
-        self.watch = Some((tip, callable, signal));
-    }
-
-    fn unwatch(&mut self) {
-        if let Some(stale) = self.stale.take() {
-            stale_flags::release(stale);
-        }
-        if let Some((mut tip, callable, signal)) = self.watch.take()
-            && tip.is_instance_valid()
-            && tip.is_connected(&signal, &callable)
-        {
-            tip.disconnect(&signal, &callable);
-        }
-    }
-}
-
-impl Drop for BoneChain {
-    fn drop(&mut self) {
-        self.unwatch();
     }
 }
 

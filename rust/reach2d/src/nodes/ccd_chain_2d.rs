@@ -1,17 +1,16 @@
 //! `CcdChain2D`: Cyclic Coordinate Descent over a chain of Bone2D nodes of any length.
 
-use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{Aim, CcdSettings};
 
-use crate::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::frame::{BoneDriver, NodeState, Solved};
+use crate::gizmo;
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::setup::{self, Setup};
-use crate::{batch, gizmo};
+use crate::setup::{self, Setup, Slots};
 
 /// Turns a chain of [Bone2D] nodes so that its end reaches [member target], with CCD (Cyclic Coordinate Descent).
 ///
@@ -51,41 +50,11 @@ pub struct CcdChain2D {
     /// @shared chain.pole
     #[export]
     pole: Option<Gd<Node2D>>,
-    /// @shared enabled
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// @shared weight
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// @shared update_mode
-    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
-    update_mode: UpdateMode,
-    /// @shared editor_preview
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
-
-    /// @shared solve_from_rest
-    #[export_group(name = "Motion")]
-    #[export]
-    solve_from_rest: bool,
-    /// @shared max_angular_speed
-    #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
-    #[checked(0.0..)]
-    max_angular_speed: f32,
-
-    /// @shared match_target_rotation
-    #[export_group(name = "Tip Rotation")]
-    #[export]
-    match_target_rotation: bool,
-    /// @shared target_rotation_weight
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
-    #[init(val = 1.0)]
-    target_rotation_weight: f32,
+    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
+    /// `update_mode`, `editor_preview`; *Motion*: `solve_from_rest`, `max_angular_speed`; *Tip Rotation*:
+    /// `match_target_rotation`, `target_rotation_weight`.
+    #[shared_properties(frame, motion, tip_rotation)]
+    _shared: (),
 
     /// Most sweeps (tip to root) per solve.
     #[export_group(name = "Solver")]
@@ -122,38 +91,12 @@ pub struct CcdChain2D {
 #[godot_api]
 impl CcdChain2D {}
 
+#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for CcdChain2D {
-    fn ready(&mut self) {
-        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
-    }
-    fn process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Process, delta);
-    }
-    fn physics_process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Physics, delta);
-    }
-    fn on_notification(&mut self, what: CanvasItemNotification) {
-        batch::notification(self, what);
-    }
     fn draw(&mut self) {
         let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
         gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.limits.active());
-    }
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        frame::configuration_warnings(self)
-    }
-    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-        self.limits.property_list(self.state.bones.chain.len())
-    }
-    fn on_get(&self, property: StringName) -> Option<Variant> {
-        frame::counted(|| self.limits.get_property(&property))
-    }
-    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        frame::counted(|| self.limits.set_property(&property, &value))
-    }
-    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
-        AngleLimits::property_revert(&property)
     }
 }
 
@@ -170,6 +113,7 @@ impl BoneDriver for CcdChain2D {
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
         let Setup { goal, pole } = self.check()?;
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let weight = self.weight * self.state.character.weight();
         let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
         // 0 is the property's "no limit".
         let max_angle_step = if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY };
@@ -177,9 +121,9 @@ impl BoneDriver for CcdChain2D {
             CcdSettings { max_iterations: self.max_iterations as u32, tolerance: self.tolerance, max_angle_step };
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, self.weight))?;
+        bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight))?;
         let report = bones.pose.solve(&settings, Aim { goal, pole, tip }, limits).map_err(Problem::Solver)?;
-        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
+        let effector = bones::write(bones, weight, limits, motion.max_step)?;
         Ok(Solved { error: effector.distance(goal), iterations: report.iterations as i32 })
     }
 }
@@ -187,8 +131,13 @@ impl BoneDriver for CcdChain2D {
 impl CcdChain2D {
     /// The target, the pole and the bones, checked in that order without touching a bone.
     fn check(&mut self) -> Result<Setup, Problem> {
-        let setup = setup::target_and_pole(&self.target, &self.pole)?;
-        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Chain)?;
-        Ok(setup)
+        let slots = Slots {
+            target: Some(&self.target),
+            pole: Some(&self.pole),
+            root: &self.root_bone,
+            tip: &self.tip_bone,
+            shape: Shape::Chain,
+        };
+        setup::check(&mut self.state.bones, slots)
     }
 }

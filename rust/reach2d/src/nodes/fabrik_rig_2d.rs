@@ -5,7 +5,7 @@ use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::FabrikSettings;
 
-use crate::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::frame::{self, BoneDriver, NodeState, Solved};
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
 use crate::rig_state::{EffectorPaths, RigState};
@@ -54,22 +54,10 @@ pub struct FabrikRig2D {
     #[export]
     #[var(set = set_effector_weights)]
     effector_weights: PackedFloat32Array,
-    /// @shared enabled
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// @shared weight
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// @shared update_mode
-    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
-    update_mode: UpdateMode,
-    /// @shared editor_preview
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
+    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
+    /// `update_mode`, `editor_preview`.
+    #[shared_properties(frame)]
+    _shared: (),
 
     /// Most backward-and-forward passes per solve.
     #[export_group(name = "Solver")]
@@ -133,17 +121,9 @@ impl FabrikRig2D {
     }
 }
 
+#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for FabrikRig2D {
-    fn ready(&mut self) {
-        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
-    }
-    fn process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Process, delta);
-    }
-    fn physics_process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Physics, delta);
-    }
     fn on_notification(&mut self, what: CanvasItemNotification) {
         if what == CanvasItemNotification::ENTER_TREE {
             // Paths are relative to the node: a node that moved in the tree resolves them again.
@@ -155,20 +135,8 @@ impl INode2D for FabrikRig2D {
         let rig = &self.rig;
         gizmo::draw_rig(&mut self.to_gd().upcast(), rig.solver(), rig.points(), rig.targets());
     }
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        frame::configuration_warnings(self)
-    }
-    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-        self.limits.property_list(self.state.bones.chain.len())
-    }
-    fn on_get(&self, property: StringName) -> Option<Variant> {
-        frame::counted(|| self.limits.get_property(&property))
-    }
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         frame::counted(|| self.set_effector_array(&property, &value) || self.limits.set_property(&property, &value))
-    }
-    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
-        AngleLimits::property_revert(&property)
     }
 }
 
@@ -247,7 +215,8 @@ impl BoneDriver for FabrikRig2D {
     fn solve_frame(&mut self, _delta: f64) -> Result<Solved, Problem> {
         self.check_setup()?;
         let settings = FabrikSettings { max_iterations: self.max_iterations as u32, tolerance: self.tolerance };
-        let (report, error) = self.rig.solve(&mut self.state.bones, self.weight, self.limits.active(), &settings)?;
+        let weight = self.weight * self.state.character.weight();
+        let (report, error) = self.rig.solve(&mut self.state.bones, weight, self.limits.active(), &settings)?;
         Ok(Solved { error, iterations: report.iterations as i32 })
     }
 }

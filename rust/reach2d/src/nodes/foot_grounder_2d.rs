@@ -227,9 +227,13 @@ impl INode2D for FootGrounder2D {
         self.tick(Tick::Physics, delta);
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
-        if what == CanvasItemNotification::EXIT_TREE {
-            self.let_go();
-            self.state.marks.release();
+        match what {
+            CanvasItemNotification::ENTER_TREE => self.state.character.forget(),
+            CanvasItemNotification::EXIT_TREE => {
+                self.let_go();
+                self.state.marks.release();
+            }
+            _ => {}
         }
     }
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -262,6 +266,12 @@ impl FootGrounder2D {
             self.mark_legs();
             self.state.active = true;
             let node = self.to_gd().upcast::<Node2D>();
+            if self.state.character.is_stale() {
+                self.state.character.refresh(&node.clone().upcast());
+            }
+            // The character's weight (`CharacterWeight2D`) scales the hips' drop and the feet's turn; the legs
+            // apply it themselves.
+            let weight = self.state.character.weight();
             let Some(settings) = self.ground_settings(&node) else {
                 self.note(Some(Problem::NoWorld));
                 return false;
@@ -271,9 +281,9 @@ impl FootGrounder2D {
             let carried = hips.as_ref().map_or(Vec2::ZERO, |hips| self.state.hips.carried(hips));
             let readings = [0, 1].map(|leg| self.read_leg(leg, &node, &settings, carried, &mut problem));
             if let Some(mut hips) = hips {
-                self.lower_hips(&mut hips, &readings, settings.up, delta, &mut problem);
+                self.lower_hips(&mut hips, &readings, settings.up, weight, delta, &mut problem);
             }
-            let all_solved = self.solve_legs(&readings, delta, &mut problem);
+            let all_solved = self.solve_legs(&readings, weight, delta, &mut problem);
             self.note(problem);
             all_solved && problem.is_none()
         })
@@ -337,16 +347,18 @@ impl FootGrounder2D {
         self.state.cast(node, self.filter(), settings, limb)
     }
 
-    /// Lowers the hips as far as the leg that needs it most (at most `max_hips_drop`, moving at most `hips_speed`).
+    /// Lowers the hips as far as the leg that needs it most (at most `max_hips_drop`, moving at most `hips_speed`),
+    /// times the character's `weight`.
     fn lower_hips(
         &mut self,
         hips: &mut Gd<Node2D>,
         readings: &[Option<LegReading>; 2],
         up: Vec2,
+        weight: f32,
         delta: f64,
         problem: &mut Option<Problem>,
     ) {
-        let wanted = hips_drop(readings.iter().flatten().map(|r| r.drop), self.max_hips_drop);
+        let wanted = hips_drop(readings.iter().flatten().map(|r| r.drop), self.max_hips_drop) * weight;
         let drop = step_value(self.state.hips.drop, wanted, max_step(self.hips_speed, delta));
         if let Err(p) = self.state.hips.write(hips, drop, -up * drop) {
             *problem = Some(p);
@@ -355,12 +367,19 @@ impl FootGrounder2D {
 
     /// Solves each read leg toward its planned goal, then turns its foot. Returns `false` when a leg did not solve
     /// (it reports why itself).
-    fn solve_legs(&mut self, readings: &[Option<LegReading>; 2], delta: f64, problem: &mut Option<Problem>) -> bool {
+    fn solve_legs(
+        &mut self,
+        readings: &[Option<LegReading>; 2],
+        weight: f32,
+        delta: f64,
+        problem: &mut Option<Problem>,
+    ) -> bool {
         let (offset_step, tilt_step) = (max_step(self.foot_speed, delta), max_step(self.tilt_speed, delta));
         let mut all_solved = true;
         for (leg, reading) in readings.iter().enumerate() {
             let (Some(reading), Some(leg_node)) = (reading, live(self.leg_slot(leg)).cloned()) else { continue };
-            let goal = self.state.feet[leg].plan(reading, offset_step, tilt_step);
+            let reading = LegReading { tilt: reading.tilt * weight, ..*reading };
+            let goal = self.state.feet[leg].plan(&reading, offset_step, tilt_step);
             let mut leg_node = leg_node;
             let mut bound = uncounted(|| leg_node.bind_mut());
             if !bound.solve_toward(goal, delta) {

@@ -1,15 +1,16 @@
 //! `LookAt2D`: one bone turned toward a target.
 
-use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{Vec2, signed_angle, solve_look_at};
 
-use crate::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::frame::{BoneDriver, NodeState, Solved};
+use crate::gizmo;
 use crate::io::bones::{self, Motion, Start, TipEnd};
+use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::{batch, gizmo, setup};
+use crate::setup::{self, Slots};
 
 /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
 ///
@@ -38,31 +39,10 @@ pub struct LookAt2D {
     #[export(range = (-180.0, 180.0, 0.1, radians_as_degrees))]
     #[checked(-core::f32::consts::PI..=core::f32::consts::PI)]
     angle_offset: f32,
-    /// @shared enabled
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// @shared weight
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// @shared update_mode
-    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
-    update_mode: UpdateMode,
-    /// @shared editor_preview
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
-
-    /// @shared solve_from_rest
-    #[export_group(name = "Motion")]
-    #[export]
-    solve_from_rest: bool,
-    /// @shared max_angular_speed
-    #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
-    #[checked(0.0..)]
-    max_angular_speed: f32,
+    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
+    /// `update_mode`, `editor_preview`; *Motion*: `solve_from_rest`, `max_angular_speed`.
+    #[shared_properties(frame, motion)]
+    _shared: (),
 
     /// The angle in radians between the bone's direction and the target after the last solve, [member weight] and
     /// limits included; [code]-1.0[/code] before the first solve.
@@ -82,38 +62,12 @@ pub struct LookAt2D {
 #[godot_api]
 impl LookAt2D {}
 
+#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for LookAt2D {
-    fn ready(&mut self) {
-        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
-    }
-    fn process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Process, delta);
-    }
-    fn physics_process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Physics, delta);
-    }
-    fn on_notification(&mut self, what: CanvasItemNotification) {
-        batch::notification(self, what);
-    }
     fn draw(&mut self) {
         let target = self.target.as_ref();
         gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, None, self.limits.active());
-    }
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        frame::configuration_warnings(self)
-    }
-    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-        self.limits.property_list(self.state.bones.chain.len())
-    }
-    fn on_get(&self, property: StringName) -> Option<Variant> {
-        frame::counted(|| self.limits.get_property(&property))
-    }
-    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        frame::counted(|| self.limits.set_property(&property, &value))
-    }
-    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
-        AngleLimits::property_revert(&property)
     }
 }
 
@@ -129,11 +83,12 @@ impl BoneDriver for LookAt2D {
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
         let goal = self.check()?;
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let weight = self.weight * self.state.character.weight();
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
-        bones::read(bones, TipEnd::Direction(self.angle_offset), Start::new(motion.from_rest, self.weight))?;
+        bones::read(bones, TipEnd::Direction(self.angle_offset), Start::new(motion.from_rest, weight))?;
         let origin = bones.pose.place_joints(|_, joints| look_at(joints, goal))?;
-        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
+        let effector = bones::write(bones, weight, limits, motion.max_step)?;
         let to_target = goal - origin;
         let error =
             if to_target.length_squared() > 0.0 { signed_angle(effector - origin, to_target).abs() } else { 0.0 };
@@ -144,9 +99,11 @@ impl BoneDriver for LookAt2D {
 impl LookAt2D {
     /// The target, then the bone, checked without touching it: the target's global position.
     fn check(&mut self) -> Result<Vec2, Problem> {
-        let goal = setup::target_position(&self.target)?;
-        setup::ensure_bone(&mut self.state.bones, &self.bone)?;
-        Ok(goal)
+        let slots =
+            Slots { target: Some(&self.target), pole: None, root: &self.bone, tip: &self.bone, shape: Shape::Chain };
+        // The one `bone` is the chain's root and tip: unset, it is the look-at's own problem.
+        let checked = setup::check(&mut self.state.bones, slots);
+        Ok(checked.map_err(|p| if p == Problem::NoRootBone { Problem::NoBone } else { p })?.goal)
     }
 }
 

@@ -6,6 +6,7 @@ use godot::classes::{Node, Object};
 use godot::prelude::*;
 
 use crate::batch::{Member, Members, Memo, Run, run_node};
+use crate::io::tree_watch;
 use crate::nodes::ccd_chain_2d::CcdChain2D;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;
 use crate::nodes::fabrik_rig_2d::FabrikRig2D;
@@ -45,7 +46,7 @@ impl Reach2D {
                 }
             }
             // Each node's solve counts its own heap allocations; the conversions and bindings are godot-rust's.
-            let written = places.run_pipelined(nodes.len(), Run::Solve, |_| true, |_| true);
+            let written = tree_watch::in_pass(|| places.run_pipelined(nodes.len(), Run::Solve, |_| true, |_| true));
             report_refused(refused);
             written as i64
         })

@@ -7,16 +7,17 @@ use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{SpringCollider, SpringSettings};
 
-use crate::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick};
+use crate::gizmo;
 use crate::io::ancestors;
 use crate::io::bones::{self, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::io::convert::vec2;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
+use crate::setup::{self, Slots};
 use crate::spring_state::Simulation;
 use crate::world_queries::{Filter, WorldQueries};
-use crate::{gizmo, setup};
 
 /// Turns a chain of [Bone2D] nodes so that it follows its animated (or IK) pose through damped springs: hair, tails,
 /// capes and antennae that lag behind the body, swing under gravity and wind, overshoot and settle.
@@ -51,22 +52,10 @@ pub struct SpringChain2D {
     /// @shared chain.tip_bone
     #[export]
     tip_bone: Option<Gd<Bone2D>>,
-    /// @shared spring.enabled
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// @shared spring.weight
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// @shared spring.update_mode
-    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
-    update_mode: UpdateMode,
-    /// @shared spring.editor_preview
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
+    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
+    /// `update_mode`, `editor_preview`.
+    #[shared_properties(spring_frame)]
+    _shared: (),
 
     /// How strongly each bone is pulled back toward its animated angle, in 1/s² (angular acceleration per radian
     /// away from it). Its square root is the natural frequency in rad/s: 200 swings at about 2.3 Hz. 0 lets the
@@ -191,6 +180,7 @@ impl SpringChain2D {
     }
 }
 
+#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for SpringChain2D {
     fn ready(&mut self) {
@@ -198,9 +188,6 @@ impl INode2D for SpringChain2D {
     }
     fn process(&mut self, delta: f64) {
         frame::tick(self, Tick::Process, delta.min(physics_catch_up()));
-    }
-    fn physics_process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Physics, delta);
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
         if what == CanvasItemNotification::ENTER_TREE {
@@ -210,21 +197,6 @@ impl INode2D for SpringChain2D {
     }
     fn draw(&mut self) {
         gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, None, None, self.limits.active());
-    }
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        frame::configuration_warnings(self)
-    }
-    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-        self.limits.property_list(self.state.bones.chain.len())
-    }
-    fn on_get(&self, property: StringName) -> Option<Variant> {
-        frame::counted(|| self.limits.get_property(&property))
-    }
-    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        frame::counted(|| self.limits.set_property(&property, &value))
-    }
-    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
-        AngleLimits::property_revert(&property)
     }
 }
 
@@ -247,6 +219,7 @@ impl SpringChain2D {
     /// One step: check setup → read the goal pose → simulate → write.
     fn step(&mut self, delta: f32) -> Result<Solved, Problem> {
         let settings = self.check()?;
+        let character_weight = self.state.character.weight();
         let n = self.state.bones.chain.len();
         let node = self.use_colliders.then(|| self.to_gd().upcast::<Node2D>());
         let simulation = &mut self.simulation;
@@ -273,14 +246,15 @@ impl SpringChain2D {
             simulation.collide(joints, &settings, space.as_mut().map(|s| s as &mut dyn SpringCollider));
             Ok::<_, Problem>(report)
         })?;
-        bones::write(bones, self.weight, limits, f32::INFINITY)?;
+        bones::write(bones, self.weight * character_weight, limits, f32::INFINITY)?;
         Ok(Solved { error: report.deviation, iterations: report.substeps as i32 })
     }
 
     /// The spring's settings, then the bones, checked without touching a bone.
     fn check(&mut self) -> Result<SpringSettings, Problem> {
         let settings = self.settings();
-        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Chain)?;
+        let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Chain };
+        setup::check(&mut self.state.bones, slots)?;
         Ok(settings)
     }
 

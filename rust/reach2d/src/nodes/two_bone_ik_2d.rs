@@ -2,18 +2,17 @@
 //! way, the flipped way, or toward a pole.
 
 use glam::{Affine2, Mat2};
-use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{BendSide, LimbAim, LimbStretch, Vec2, solve_limb};
 
-use crate::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::frame::{self, BoneDriver, NodeState, Solved};
+use crate::gizmo;
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::setup::{self, Setup};
-use crate::{batch, gizmo};
+use crate::setup::{self, Setup, Slots};
 
 /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
 /// in one step (law of cosines).
@@ -64,41 +63,11 @@ pub struct TwoBoneIk2D {
     /// (animated, or as set in the scene) bends to. Ignored while [member pole] is set.
     #[export]
     flip_bend: bool,
-    /// @shared enabled
-    #[export]
-    #[init(val = true)]
-    enabled: bool,
-    /// @shared weight
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
-    #[init(val = 1.0)]
-    weight: f32,
-    /// @shared update_mode
-    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
-    update_mode: UpdateMode,
-    /// @shared editor_preview
-    #[export]
-    #[init(val = true)]
-    editor_preview: bool,
-
-    /// @shared solve_from_rest
-    #[export_group(name = "Motion")]
-    #[export]
-    solve_from_rest: bool,
-    /// @shared max_angular_speed
-    #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
-    #[checked(0.0..)]
-    max_angular_speed: f32,
-
-    /// @shared match_target_rotation
-    #[export_group(name = "Tip Rotation")]
-    #[export]
-    match_target_rotation: bool,
-    /// @shared target_rotation_weight
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
-    #[init(val = 1.0)]
-    target_rotation_weight: f32,
+    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
+    /// `update_mode`, `editor_preview`; *Motion*: `solve_from_rest`, `max_angular_speed`; *Tip Rotation*:
+    /// `match_target_rotation`, `target_rotation_weight`.
+    #[shared_properties(frame, motion, tip_rotation)]
+    _shared: (),
 
     /// Straighten the limb smoothly instead of snapping straight as the target crosses its reach, like Spine's IK
     /// softness: within this many global pixels of full reach the aim eases into the straight pose, so knees and
@@ -152,38 +121,12 @@ pub struct TwoBoneIk2D {
 #[godot_api]
 impl TwoBoneIk2D {}
 
+#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for TwoBoneIk2D {
-    fn ready(&mut self) {
-        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
-    }
-    fn process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Process, delta);
-    }
-    fn physics_process(&mut self, delta: f64) {
-        frame::tick(self, Tick::Physics, delta);
-    }
-    fn on_notification(&mut self, what: CanvasItemNotification) {
-        batch::notification(self, what);
-    }
     fn draw(&mut self) {
         let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
         gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.limits.active());
-    }
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        frame::configuration_warnings(self)
-    }
-    fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-        self.limits.property_list(self.state.bones.chain.len())
-    }
-    fn on_get(&self, property: StringName) -> Option<Variant> {
-        frame::counted(|| self.limits.get_property(&property))
-    }
-    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        frame::counted(|| self.limits.set_property(&property, &value))
-    }
-    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
-        AngleLimits::property_revert(&property)
     }
 }
 
@@ -206,6 +149,7 @@ impl BoneDriver for TwoBoneIk2D {
             return Ok(Solved { error: 0.0, iterations: 0 });
         };
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let weight = self.weight * self.state.character.weight();
         let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
         let stretch = LimbStretch::new(self.stretch, self.compress);
         let mut side = BendSide { flip: self.flip_bend, memory: self.bend_memory };
@@ -213,7 +157,7 @@ impl BoneDriver for TwoBoneIk2D {
         let limits = bones::chain_limits(bones, self.limits.active());
         // The solve reads the tip bone at its authored position, however the last solve stretched it.
         let authored = bones::authored_tip_position(bones, stretch.is_some());
-        bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(motion.from_rest, self.weight), |poses| {
+        bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight), |poses| {
             if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
                 tip.position = position;
             }
@@ -222,10 +166,10 @@ impl BoneDriver for TwoBoneIk2D {
         let aim = LimbAim { goal, pole, tip, stretch, softness: self.softness, from_own_result };
         let solved = bones.pose.place_joints(|pose, joints| solve_limb(pose, joints, &aim, &mut side));
         let factor = solved.map_err(Problem::Solver)?;
-        let effector = bones::write(bones, self.weight, limits, motion.max_step)?;
+        let effector = bones::write(bones, weight, limits, motion.max_step)?;
         self.bend_memory = side.memory;
         let effector = match stretch {
-            Some(_) => bones::write_tip_position(bones, factor, self.weight).unwrap_or(effector),
+            Some(_) => bones::write_tip_position(bones, factor, weight).unwrap_or(effector),
             None => effector,
         };
         Ok(Solved { error: effector.distance(goal), iterations: 1 })
@@ -236,13 +180,17 @@ impl TwoBoneIk2D {
     /// The target (or the ground goal a grounder set), the pole and the two bones, checked in that order without
     /// touching a bone. `None`: a grounded leg with no target and no ground goal, which keeps its pose.
     fn check(&mut self) -> Result<Option<Setup>, Problem> {
-        let setup = match self.ground.goal {
-            Some(goal) => Some(Setup { goal, pole: setup::pole_position(&self.pole)? }),
-            None if self.ground.attached && self.target.is_none() => None,
-            None => Some(setup::target_and_pole(&self.target, &self.pole)?),
-        };
-        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Limb)?;
-        Ok(setup)
+        // A grounded leg reaches for the grounder's goal instead of its target; without either it keeps its pose.
+        let keeps_pose = self.ground.goal.is_none() && self.ground.attached && self.target.is_none();
+        let target = (self.ground.goal.is_none() && !keeps_pose).then_some(&self.target);
+        let slots =
+            Slots { target, pole: Some(&self.pole), root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Limb };
+        let setup = setup::check(&mut self.state.bones, slots)?;
+        Ok(match self.ground.goal {
+            Some(goal) => Some(Setup { goal, ..setup }),
+            None if keeps_pose => None,
+            None => Some(setup),
+        })
     }
 
     /// `FootGrounder2D`: a grounder names this leg (`attached`) and, at run time, solves it itself (`driven`: the
@@ -271,15 +219,21 @@ impl TwoBoneIk2D {
     }
 
     fn read_animated_limb(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
-        setup::ensure_chain(&mut self.state.bones, &self.root_bone, &self.tip_bone, Shape::Limb)?;
+        let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Limb };
+        setup::check(&mut self.state.bones, slots)?;
         let stretch = LimbStretch::new(self.stretch, self.compress);
         let bones = &mut self.state.bones;
         let authored = bones::authored_tip_position(bones, stretch.is_some());
-        bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(self.solve_from_rest, self.weight), |poses| {
-            if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
-                tip.position = position;
-            }
-        })?;
+        bones::read_adjusted(
+            bones,
+            TipEnd::BoneLength,
+            Start::new(self.solve_from_rest, self.weight * self.state.character.weight()),
+            |poses| {
+                if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
+                    tip.position = position;
+                }
+            },
+        )?;
         let pose = bones.pose.pose();
         let mut global = pose.parent;
         for (bone, &rotation) in pose.bones.iter().zip(bones.memory.unwritten()) {

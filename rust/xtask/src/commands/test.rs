@@ -45,7 +45,7 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
         build(false)?;
         let godot = Godot::locate_or_fetch()?;
         run_godot_tests(&mut gd, &godot, FILE_TIMEOUT)?;
-        quick_bench(&mut gd)?;
+        quick_bench(&mut gd, &godot, FILE_TIMEOUT)?;
         // The web build in a browser, when a web template is cached (see `test_web.rs`).
         if !godot_only
             && platforms
@@ -71,10 +71,16 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
     if failed > 0 || passed == 0 { Err(format!("{failed} tests failed")) } else { Ok(()) }
 }
 
+/// The attack tests that must hold in release builds too, where godot-rust's safeguards are disengaged and a freed
+/// object would be called through a dangling pointer (issues 19 and 29).
+const RELEASE_ATTACKS: [&str; 4] =
+    ["test_restructure.gd", "test_tree_watch.gd", "test_bad_input.gd", "test_bad_input_matrix.gd"];
+
 /// `cargo xtask bench --quick` as one more Godot test (REACH2D_TEST_FILTER=bench runs only it): proves the benchmark
 /// runs to its end without an error; its timings mean nothing here. It builds the release library with the `bench`
-/// feature, so the debug build is put back afterwards.
-fn quick_bench(tally: &mut Tally) -> Result {
+/// feature (release safeguards, plus the `Reach2DDebug` class the attack tests read), so the attack tests run on it
+/// too ([`RELEASE_ATTACKS`]); the debug build is put back afterwards.
+fn quick_bench(tally: &mut Tally, godot: &Godot, timeout: Duration) -> Result {
     let filter = std::env::var("REACH2D_TEST_FILTER").unwrap_or_default();
     if !("bench".contains(&filter) || filter.is_empty()) {
         return Ok(());
@@ -89,6 +95,13 @@ fn quick_bench(tally: &mut Tally) -> Result {
             tally.failed += 1;
             tally.failures.push(format!("godot: bench --quick: {e}"));
         }
+    }
+    // The release library is in the debug slot now: the attacks against it.
+    let project = repo_root().join("tests");
+    for file in RELEASE_ATTACKS {
+        let mut cmd = godot.command();
+        cmd.args(["--headless", "--path"]).arg(&project).args(["-s", "res://runner.gd", "--"]).arg(file);
+        run_test_process(&format!("release {file}"), &mut cmd, timeout, tally)?;
     }
     build(false).map(drop)
 }
@@ -144,14 +157,16 @@ fn run_test_process(label: &str, cmd: &mut std::process::Command, timeout: Durat
     let log = repo_root().join("target/godot-tests").join(format!("{name}.log"));
     let run = run_logged(cmd, &log, timeout)?;
     let (mut passed, mut failed) = (0, 0);
+    // The release library's run of a test file says so in front of each name.
+    let tag = if label.starts_with("release ") { "release: " } else { "" };
     for line in run.output.lines() {
         if let Some(name) = line.strip_prefix("TEST PASS ") {
             passed += 1;
-            println!("  ok     {name}");
+            println!("  ok     {tag}{name}");
         } else if let Some(rest) = line.strip_prefix("TEST FAIL ") {
             failed += 1;
-            println!("  FAILED {rest}");
-            tally.failures.push(format!("godot: {rest}"));
+            println!("  FAILED {tag}{rest}");
+            tally.failures.push(format!("godot: {tag}{rest}"));
         }
     }
     if let Some(problem) = run.problem(timeout) {

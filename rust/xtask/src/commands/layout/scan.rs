@@ -74,6 +74,29 @@ fn opening(tokens: &[Token], close: usize, open: &str, shut: &str) -> Option<usi
     None
 }
 
+/// The index just past the bracketed group that opens at `open` (`{`, `(` or `[`); `open` itself when none does.
+fn past_group(tokens: &[Token], open: usize) -> usize {
+    let Some(first) = tokens.get(open) else { return open };
+    let (opener, closer) = match first.text.as_str() {
+        "{" => ("{", "}"),
+        "(" => ("(", ")"),
+        "[" => ("[", "]"),
+        _ => return open,
+    };
+    let mut depth = 0usize;
+    for (k, token) in tokens.iter().enumerate().skip(open) {
+        if token.is(opener) {
+            depth += 1;
+        } else if token.is(closer) {
+            depth -= 1;
+            if depth == 0 {
+                return k + 1;
+            }
+        }
+    }
+    tokens.len()
+}
+
 /// Where the item whose keyword is at `at` starts, counting a visibility (`pub`, `pub(crate)`) before it.
 fn item_start(tokens: &[Token], at: usize) -> usize {
     if at > 0 && is(tokens, at - 1, ")") {
@@ -197,6 +220,11 @@ pub fn scan(tokens: &[Token]) -> Scan {
                 line: t.line,
             });
             at += 2;
+            continue;
+        } else if (t.is("quote") || t.is("quote_spanned")) && is(tokens, at + 1, "!") {
+            // Tokens a proc macro writes into its user's crate: their `crate::` paths are the user's, not this
+            // crate's.
+            at = past_group(tokens, at + 2);
             continue;
         } else if t.is("extern")
             && is(tokens, at + 1, "crate")

@@ -211,3 +211,26 @@ fn a_shared_file_is_read_in_each_crate_that_includes_it() {
                  tangled together: rust/c/tests/common/mod.rs, rust/c/tests/harness/mod.rs\n";
     assert!(problems[0].starts_with(cycle), "{problems:?}");
 }
+
+#[test]
+fn paths_a_proc_macro_writes_for_its_user_are_not_its_own() {
+    // `crate::frame::X` inside `quote!` is the user's crate; the same path outside it is this crate's.
+    let tree = Tree::new(
+        "quote",
+        &[
+            ("src/lib.rs", "mod a;\nmod frame;\npub fn f() -> T { a::g() }\n"),
+            ("src/a.rs", "pub fn g() -> T { quote! { impl crate::frame::X for Y {} } }\n"),
+            ("src/frame.rs", "pub fn h() { crate::a::g(); }\n"),
+        ],
+    );
+    assert!(tree.problems(&[]).is_empty(), "{:?}", tree.problems(&[]));
+    let tree = Tree::new(
+        "quote-outside",
+        &[
+            ("src/lib.rs", "mod a;\nmod frame;\n"),
+            ("src/a.rs", "pub fn g() { crate::frame::h(); }\n"),
+            ("src/frame.rs", "pub fn h() { crate::a::g(); }\n"),
+        ],
+    );
+    assert_eq!(tree.problems(&[]).len(), 1, "the same paths outside quote! are a cycle");
+}
