@@ -13,12 +13,10 @@ use godot::obj::{Gd, InstanceId};
 use reach2d_core::write_back::ChainPose;
 use reach2d_core::{AngleLimit, PathError, PathPolyline, Vec2};
 
+use crate::io::bones::is_collapsed;
 use crate::io::convert::{affine, vec2};
 use crate::io::stale_flags;
 use crate::problem::Problem;
-
-/// A path's transform this flat (its determinant, relative to its axes' lengths) has collapsed: a zero scale.
-const COLLAPSED: f32 = 1.0e-6;
 
 /// The path's curve and polyline, and the buffers one fit works in.
 #[derive(Default)]
@@ -66,9 +64,7 @@ impl PathState {
     /// Makes the polyline: the sampled points placed by `transform`.
     fn place(&mut self, transform: Affine2) {
         self.placed = Some(transform);
-        let m = transform.matrix2;
-        let scale = m.x_axis.length().max(m.y_axis.length());
-        if !transform.is_finite() || m.determinant().abs() <= COLLAPSED * scale * scale {
+        if !transform.is_finite() || is_collapsed(transform.matrix2) {
             self.polyline.clear();
             self.refused = Some(Problem::PathNotFinite);
             return;

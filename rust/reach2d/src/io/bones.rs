@@ -147,8 +147,9 @@ pub fn read_local_poses(
     Ok(())
 }
 
-/// Godot stores a zero scale as 1e-5 (CMP_EPSILON), so a basis this flat on either axis counts as collapsed.
-fn is_collapsed(m: Mat2) -> bool {
+/// Godot stores a zero scale as 1e-5 (CMP_EPSILON), so a basis this flat on either axis counts as collapsed (a
+/// skeleton's, a bone's, a path's).
+pub fn is_collapsed(m: Mat2) -> bool {
     let longest = m.x_axis.length().max(m.y_axis.length());
     !(longest > COLLAPSED_SCALE && m.determinant().abs() > COLLAPSED_SCALE * longest * longest)
 }
