@@ -10,7 +10,7 @@ const SNAKE_BONE := 18.0
 const WHIP_BONES := 12
 const WHIP_BONE := 22.0
 ## Where the whips' handles are; the second character is turned around (scale.x = -1).
-const HANDLES := [Vector2(230, 470), Vector2(730, 470)]
+const HANDLES := [Vector2(130, 478), Vector2(830, 478)]
 
 var snake: Node2D
 var snake_bones: Array[Bone2D] = []
@@ -20,7 +20,9 @@ var whip_bones: Array = []
 var whip_curve: Curve2D
 var speed := 90.0
 var snake_body: Line2D
+var snake_rim: Line2D
 var whip_lines: Array[Line2D] = []
+var whip_paths: Array[Path2D] = []
 
 
 func demo_title() -> String:
@@ -35,7 +37,7 @@ func _demo_ready() -> void:
 	# The snake: its skeleton anywhere; follow mode puts its root bone on the loop.
 	var skeleton := Skeleton2D.new()
 	skeleton.name = "SnakeSkeleton"
-	skeleton.position = Vector2(480, 200)
+	skeleton.position = Vector2(480, 330)
 	add_child(skeleton)
 	var lengths := []
 	lengths.resize(SNAKE_BONES)
@@ -46,10 +48,15 @@ func _demo_ready() -> void:
 	snake_bones = Rig.chain(skeleton, lengths, [], "Snake%d", angles)
 	snake_path = Path2D.new()
 	snake_path.name = "Loop"
-	snake_path.position = Vector2(480, 215)
+	snake_path.position = Vector2(470, 330)
 	snake_path.curve = _loop()
 	add_child(snake_path)
-	snake_body = _body(16.0, Color(0.45, 0.75, 0.35))
+	snake_rim = _body(26.0, Color(0.16, 0.3, 0.14))
+	snake_body = _body(20.0, Color(0.45, 0.75, 0.35))
+	var scales := Gradient.new()
+	scales.set_color(0, Color(0.62, 0.86, 0.38))
+	scales.set_color(1, Color(0.3, 0.55, 0.25))
+	snake_body.gradient = scales
 	snake = ClassDB.instantiate("PathChain2D")
 	snake.name = "SnakePath"
 	snake.path = snake_path
@@ -84,7 +91,8 @@ func _demo_ready() -> void:
 		whip.tip_bone = bones[-1]
 		character.add_child(whip)
 		whips.append(whip)
-		whip_lines.append(_body(7.0, Color(0.62, 0.42, 0.25)))
+		whip_paths.append(path)
+		whip_lines.append(_body(9.0, Color(0.72, 0.48, 0.26)))
 	add_slider("Snake speed (px/s)", 0, 300, 5, speed, func(v: float) -> void: speed = v)
 	add_toggle("Snake's head along the path", true, func(on: bool) -> void: snake.tip_follows_tangent = on)
 
@@ -92,7 +100,7 @@ func _demo_ready() -> void:
 ## A wavy closed loop around the origin (its last point is its first: closed).
 func _loop() -> Curve2D:
 	var curve := Curve2D.new()
-	var corners := [Vector2(-330, 0), Vector2(-160, -120), Vector2(60, -60), Vector2(330, -110), Vector2(360, 40), Vector2(120, 110), Vector2(-120, 60), Vector2(-330, 0)]
+	var corners := [Vector2(-300, 10), Vector2(-170, -80), Vector2(40, -30), Vector2(250, -95), Vector2(330, 20), Vector2(150, 100), Vector2(-100, 60), Vector2(-300, 10)]
 	for i in corners.size():
 		var before: Vector2 = corners[i - 1 if i > 0 else corners.size() - 2]
 		var after: Vector2 = corners[i + 1 if i < corners.size() - 1 else 1]
@@ -103,7 +111,7 @@ func _loop() -> Curve2D:
 
 ## The whips' curve from the handle (the origin), bent toward `toward` (character space).
 func _bend_whip_curve(toward: Vector2) -> void:
-	var middle := Vector2(110, -40) + (toward - Vector2(110, -40)) * 0.4
+	var middle := Vector2(60, -110) + (toward - Vector2(60, -110)) * 0.4
 	var points := [Vector2.ZERO, middle, toward, toward + (toward - middle).normalized() * 140.0]
 	if whip_curve.point_count != points.size():
 		whip_curve.clear_points()
@@ -133,7 +141,7 @@ func _body(width: float, color: Color) -> Line2D:
 
 
 func auto_aim(t: float) -> Vector2:
-	return Vector2(380 + 90 * sin(t * 0.9), 300 + 70 * cos(t * 1.3))
+	return Vector2(330 + 70 * sin(t * 0.9), 260 + 60 * cos(t * 1.3))
 
 
 func _demo_process(delta: float) -> void:
@@ -157,10 +165,16 @@ func _draw() -> void:
 	for p in snake_path.curve.get_baked_points():
 		loop.append(snake_path.position + p)
 	draw_polyline(loop, Color(0.35, 0.4, 0.5, 0.7), 2.0, true)
-	# The whips' body lines read the pose the fit wrote last frame; the snake is drawn head first.
+	# The whips' curve, faint; the bodies read the pose the fit wrote last frame (the snake head first).
+	for path in whip_paths:
+		var line := PackedVector2Array()
+		for p in path.curve.get_baked_points():
+			line.append(path.to_global(p))
+		draw_polyline(line, Color(0.55, 0.5, 0.42, 0.35), 1.5, true)
 	var body := _joints(snake_bones)
 	body.reverse()
 	snake_body.points = body
+	snake_rim.points = body
 	for side in 2:
 		whip_lines[side].points = _joints(whip_bones[side])
 
@@ -169,8 +183,12 @@ func _draw_overlay(canvas: Node2D) -> void:
 	var head: Bone2D = snake_bones[-1]
 	var end := Rig.bone_end(head)
 	var forward := (end - head.global_position).normalized()
+	var tongue := end + forward * 8.0
+	canvas.draw_line(end + forward * 2.0, tongue, Color(0.9, 0.25, 0.3), 2.0, true)
 	for side in [-1.0, 1.0]:
-		canvas.draw_circle(end - forward * 6.0 + forward.orthogonal() * side * 4.0, 2.2, Color(0.05, 0.05, 0.08))
+		canvas.draw_line(tongue, tongue + (forward + forward.orthogonal() * side * 0.7) * 4.0, Color(0.9, 0.25, 0.3), 2.0, true)
+		canvas.draw_circle(end - forward * 7.0 + forward.orthogonal() * side * 5.0, 2.6, Color(0.98, 0.9, 0.4))
+		canvas.draw_circle(end - forward * 6.5 + forward.orthogonal() * side * 5.0, 1.3, Color(0.05, 0.05, 0.08))
 	for side in 2:
 		draw_marker(canvas, HANDLES[side], 7.0, Color(0.9, 0.8, 0.5))
 	draw_marker(canvas, aim(), 6.0, ACCENT)

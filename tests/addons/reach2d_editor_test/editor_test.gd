@@ -342,6 +342,10 @@ func _test_path_roundtrip() -> void:
 	expect(root_bone.position == Vector2.ZERO, "the root bone back at its authored position with the preview off (%s)" % root_bone.position)
 	print("editor path round trip: saved the authored pose, root previewed at %s, back at %s with the preview off" % [previewed_at, root_bone.position])
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(PATH_COPY))
+	# Back to the first scene, whose FabrikChain2D the editor screenshot selects.
+	await OpenScene.open(get_tree(), COPY)
+	for i in 5:
+		await get_tree().process_frame
 
 
 ## FootGrounder2D writes nothing in the editor: a grounded leg without a target keeps the authored pose (and warns of
