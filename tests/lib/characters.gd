@@ -227,7 +227,8 @@ static func curve_through(points: Array, handles: Array = []) -> Curve2D:
 	return curve
 
 
-## A gentle S from the origin to the right: two cubic arcs (radius of curvature 200 px and more), 800 px across.
+## A gentle S from the origin to the right: two cubic arcs, 800 px across, about 850 px long, its radius of curvature
+## 309 px at the tightest.
 static func s_curve() -> Curve2D:
 	return curve_through([Vector2.ZERO, Vector2(400, 120), Vector2(800, 0)], [Vector2(160, 0), Vector2(160, 0), Vector2(160, 0)])
 
