@@ -238,3 +238,46 @@ func test_the_curve_is_sampled_once_per_change() -> void:
 	chain.solve()
 	expect_vec_near(bone_end(tip), now, 1e-3, "the replaced curve is let go")
 	expect(curve.get_signal_connection_list("changed").is_empty(), "and no longer watched")
+
+
+## Baking a PathChain2D in follow mode (addons/reach2d/editor/bake.gd): an animation slides `offset` along the curve
+## and turns the bones; the bake keys every bone's rotation and the root bone's position, so the replay with the
+## node disabled puts every joint where the fit did.
+func test_bake_keys_the_follow_mode_root_position() -> void:
+	const Bake := preload("res://addons/reach2d/editor/bake.gd")
+	for flipped in [false, true]:
+		var snake := make_snake(Vector2(150 if not flipped else 1050, 300), flipped)
+		var chain: Node2D = snake["chain"]
+		chain.mode = PathChain2D.MODE_FOLLOW
+		var player := Animations.turning_chain("slide", "Skeleton", ROTATIONS, 0.6)
+		var animation := player.get_animation("slide")
+		var track := animation.add_track(Animation.TYPE_VALUE)
+		animation.track_set_path(track, "PathChain2D:offset")
+		animation.track_insert_key(track, 0.0, 0.0)
+		animation.track_insert_key(track, 1.0, 400.0)
+		snake["character"].add_child(player)
+		var bones: Array = snake["bones"]
+		var result := Bake.bake_to_animation(chain, player, &"slide", 1.0 / 20.0, &"slide_baked")
+		if not expect(result["ok"], "flipped=%s: the bake succeeds (%s)" % [flipped, result]):
+			continue
+		var baked: Animation = player.get_animation(&"slide_baked")
+		expect(baked.find_track(NodePath("Skeleton/bone_0:position"), Animation.TYPE_VALUE) >= 0, "flipped=%s: the root's position is keyed" % flipped)
+		# The fit's joints at each key time, then the replay's with the node off.
+		var times: Array = []
+		for k in 21:
+			times.append(k / 20.0)
+		var fitted := []
+		player.assigned_animation = "slide"
+		for t in times:
+			player.seek(t, true)
+			chain.solve()
+			fitted.append(joints_of(bones))
+		chain.enabled = false
+		player.assigned_animation = "slide_baked"
+		var worst := 0.0
+		for k in times.size():
+			player.seek(times[k], true)
+			worst = maxf(worst, largest_distance(joints_of(bones), fitted[k]))
+		print("PathChain2D follow-mode bake flipped=%s: %d keys, replay worst joint %.5f px" % [flipped, times.size(), worst])
+		expect(worst < 0.05, "flipped=%s: the replay puts every joint where the fit did (worst %.4f px)" % [flipped, worst])
+		snake["character"].free()
