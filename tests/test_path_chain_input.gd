@@ -181,3 +181,25 @@ func test_runs_after_ik_nodes_above_it_and_in_solve_all_order() -> void:
 		expect(worst <= 0.5, "%s: the tail fits from the arm's solved pose of this frame (%s px off)" % [how, worst])
 		for node in [chain, path, ik, target, skeleton]:
 			node.free()
+
+
+## Every validated float (Nodes.CHECKED_FLOATS) refuses values out of its range with one error, keeps its value, and
+## the chain still fits without a NaN; `mode` refuses what is none of its constants.
+func test_out_of_range_values_are_refused_once() -> void:
+	var snake := make_snake(Vector2(200, 300))
+	var chain: Node2D = snake["chain"]
+	for property in Nodes.CHECKED_FLOATS["PathChain2D"]:
+		for value in [NAN, INF, -INF, 1e30, -1e30, -1.0 if property == "weight" else 2e6, 1.5 if property == "weight" else -2e6]:
+			var before: float = chain.get(property)
+			var errors := error_log.messages.size()
+			chain.set(property, value)
+			expect(chain.get(property) == before, "%s = %s refused (kept %s, got %s)" % [property, value, before, chain.get(property)])
+			expect(error_log.messages.size() - errors == 1, "%s = %s: one error, got %d" % [property, value, error_log.messages.size() - errors])
+	for value in [-1, 2, 1 << 40]:
+		var errors := error_log.messages.size()
+		chain.mode = value
+		expect(chain.mode == PathChain2D.MODE_FIT and error_log.messages.size() - errors == 1, "mode = %s refused with one error" % value)
+	chain.offset = 1e6
+	chain.offset = -1e6
+	expect(chain.offset == -1e6, "the documented bounds are accepted")
+	expect(chain.solve() and all_finite(snake["bones"]), "still fits, no NaN (the offset far before the start)")
