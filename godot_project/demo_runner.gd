@@ -8,14 +8,15 @@ extends SceneTree
 ## Per scene: the IK nodes it exposes (`get_ik_nodes()`) are measured every frame: `last_error` and the real
 ## distance from the end effector to the target. With --check, each must be within the node's tolerance plus how
 ## far the target lies beyond the chain's reach, `last_error` must be the real distance, and the walker's pose
-## must be the exact mirror image when it turns. The last line is always REACH2D_DONE (xtask waits for it); a
+## must be the exact mirror image when it turns. A node that follows a path (PathChain2D) must have every joint
+## within PATH_TOLERANCE_PX of its curve. The last line is always REACH2D_DONE (xtask waits for it); a
 ## watchdog quits with code 3 if a script error leaves a coroutine hanging.
 
 const DONE_SENTINEL := "REACH2D_DONE"
 ## The scenes take about 60 s on a quiet machine; a loaded one (parallel builds) needs about twice that. Stays
 ## under xtask's 180 s per-process timeout.
 const WATCHDOG_SECONDS := 170.0
-const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "two_hands", "stairs", "blend", "stress"]
+const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "two_hands", "stairs", "snake", "blend", "stress"]
 const CHECK_FRAMES := 300
 const WARMUP_FRAMES := 3
 const SCREENSHOT_FRAMES := 150
@@ -23,6 +24,8 @@ const SCREENSHOT_FRAMES := 150
 const SLACK_PX := 0.02
 const LOOK_AT_TOLERANCE_RAD := 1e-3
 const MIRROR_TOLERANCE_PX := 1e-2
+## How far a path chain's joints may be from its curve (its baked points), px.
+const PATH_TOLERANCE_PX := 0.5
 ## The most a spring chain's bone may turn in one 1/60 s frame before it counts as exploded (radians).
 const SPRING_STEP_LIMIT_RAD := 0.5
 ## How much more a spring bone may turn in a turn's frame than in the worst walking frame.
@@ -198,6 +201,8 @@ func _result(scene_name: String, problems: Array[String]) -> void:
 func _measure(node: Node2D) -> Dictionary:
 	if "tip_bones" in node:
 		return _measure_rig(node)
+	if node.get_class() == "PathChain2D":
+		return _measure_path(node)
 	var target: Node2D = node.get("target")
 	var error: float = node.get("last_error")
 	if target == null:
@@ -270,6 +275,31 @@ func _measure_rig(node: Node2D) -> Dictionary:
 	elif error > allowed:
 		problem = "error %.4f px > allowed %.4f px" % [error, allowed]
 	return {"error": error, "effector": first, "problem": problem}
+
+
+## `_measure` for a PathChain2D: every joint (bone origins, then the tip's end, unless the tip lies along the curve's
+## tangent) within PATH_TOLERANCE_PX of the curve (its closest baked point), and `last_error` too; the effector is
+## the tip's end.
+func _measure_path(node: Node2D) -> Dictionary:
+	var error: float = node.get("last_error")
+	var path: Path2D = node.get("path")
+	var bones := _chain_bones(node)
+	var joints: Array[Vector2] = []
+	for b in bones:
+		joints.append(b.global_position)
+	var end := _bone_end(bones[-1])
+	if not node.get("tip_follows_tangent"):
+		joints.append(end)
+	var actual := 0.0
+	for joint in joints:
+		var closest := path.to_global(path.curve.get_closest_point(path.to_local(joint)))
+		actual = maxf(actual, closest.distance_to(joint))
+	var problem := ""
+	if error < 0.0:
+		problem = "never solved"
+	elif actual > PATH_TOLERANCE_PX or error > PATH_TOLERANCE_PX:
+		problem = "a joint is %.4f px off the curve (last_error %.4f px; allowed %.2f)" % [actual, error, PATH_TOLERANCE_PX]
+	return {"error": actual, "effector": end, "problem": problem}
 
 
 ## The Bone2D chain of a node with root_bone and tip_bone, root first.

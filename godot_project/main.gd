@@ -9,6 +9,7 @@ const DEMOS := [
 	["Two hands", "res://two_hands.tscn", "FabrikRig2D: both hands on one sword bend one spine, mirrored copy"],
 	["Tail and hair", "res://tail.tscn", "SpringChain2D tail and ponytail on the IK walker, mirrored turns"],
 	["Slopes and stairs", "res://stairs.tscn", "FootGrounder2D: feet planted on slopes and steps, hips lowered"],
+	["Snake and whips", "res://snake.tscn", "PathChain2D: a snake slides along a path, whips follow a curve"],
 	["Animation blend", "res://blend.tscn", "AnimationPlayer + IK on top, weight on a slider"],
 	["Stress test", "res://stress.tscn", "thousands of chains: Reach2D vs Godot's built-in FABRIK"],
 ]

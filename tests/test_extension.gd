@@ -5,14 +5,14 @@ const COMMON_PROPERTIES := ["enabled", "weight", "update_mode", "editor_preview"
 
 
 func test_classes_are_registered_as_node2d() -> void:
-	for name in Nodes.ALL:
+	for name in Nodes.ALL + Nodes.PATHS:
 		expect(ClassDB.class_exists(name), "%s is registered" % name)
 		expect(ClassDB.is_parent_class(name, "Node2D"), "%s extends Node2D" % name)
 		expect(ClassDB.can_instantiate(name), "%s can be instantiated" % name)
 
 
 func test_common_properties_and_methods() -> void:
-	for name in Nodes.ALL:
+	for name in Nodes.ALL + Nodes.PATHS:
 		var node: Node2D = ClassDB.instantiate(name)
 		var props := {}
 		for p in node.get_property_list():

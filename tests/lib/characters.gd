@@ -183,3 +183,81 @@ static func sway_mirrored_tails(pair: Array, axis_x: float, t: float, amplitude:
 	pair[1]["character"].position = Vector2(axis_x + 150 - offset.x, 250 + offset.y)
 	pair[0]["character"].rotation = 0.3 * sin(1.7 * t)
 	pair[1]["character"].rotation = -0.3 * sin(1.7 * t)
+
+
+## A snake under `parent` at `at` (scale.x = -1 when `flipped`): a Skeleton2D at its origin with a chain of `lengths`
+## (every bone with `bone_angle`, each child at its parent's drawn end, local rotations `rotations`), a Path2D
+## child of the character (so it mirrors with it) holding `curve`, and a PathChain2D on the whole chain following
+## it in `update_mode` (manual unless told otherwise), a child of the character after the skeleton and the path.
+## Returns {character, skeleton, bones, path, chain}.
+static func on_path(parent: Node, at: Vector2, flipped: bool, lengths: Array, rotations: Array, bone_angle: float, curve: Curve2D, update_mode := 2) -> Dictionary:
+	var character := Node2D.new()
+	character.name = "Snake%d" % parent.get_child_count()
+	character.position = at
+	character.scale = Vector2(-1, 1) if flipped else Vector2.ONE
+	parent.add_child(character)
+	var skeleton := Skeleton2D.new()
+	skeleton.name = "Skeleton"
+	character.add_child(skeleton)
+	var angles := []
+	angles.resize(lengths.size())
+	angles.fill(bone_angle)
+	var bones := Rig.chain(skeleton, lengths, rotations, "bone_%d", angles)
+	var path := Path2D.new()
+	path.name = "Path"
+	path.curve = curve
+	character.add_child(path)
+	var chain: Node2D = ClassDB.instantiate("PathChain2D")
+	chain.name = "PathChain2D"
+	chain.update_mode = update_mode
+	chain.path = path
+	chain.root_bone = bones[0]
+	chain.tip_bone = bones[-1]
+	character.add_child(chain)
+	return {"character": character, "skeleton": skeleton, "bones": bones, "path": path, "chain": chain}
+
+
+## A Curve2D through `points` (px), each with the handles `handles[i]` (its out handle; the in handle mirrors it), or
+## none where `handles` is shorter.
+static func curve_through(points: Array, handles: Array = []) -> Curve2D:
+	var curve := Curve2D.new()
+	for i in points.size():
+		var handle: Vector2 = handles[i] if i < handles.size() else Vector2.ZERO
+		curve.add_point(points[i], -handle, handle)
+	return curve
+
+
+## A gentle S from the origin to the right: two cubic arcs, 800 px across, about 850 px long, its radius of curvature
+## 309 px at the tightest.
+static func s_curve() -> Curve2D:
+	return curve_through([Vector2.ZERO, Vector2(400, 120), Vector2(800, 0)], [Vector2(160, 0), Vector2(160, 0), Vector2(160, 0)])
+
+
+## A closed circle of `radius` around `center` (four cubic arcs; its last point is its first), from the point right of
+## the center, clockwise on screen (Godot's y axis points down).
+static func circle_curve(center: Vector2, radius: float) -> Curve2D:
+	var k := 0.5523 * radius
+	var points := [Vector2(radius, 0), Vector2(0, radius), Vector2(-radius, 0), Vector2(0, -radius), Vector2(radius, 0)]
+	var handles := [Vector2(0, k), Vector2(-k, 0), Vector2(0, -k), Vector2(k, 0), Vector2(0, k)]
+	var curve := Curve2D.new()
+	for i in points.size():
+		curve.add_point(center + points[i], -handles[i], handles[i])
+	return curve
+
+
+## `path`'s curve itself (not its baked points) in global px: 2000 samples per Bezier segment (Curve2D.samplef),
+## for distance_from_curve.
+static func dense_curve(path: Path2D) -> PackedVector2Array:
+	var out := PackedVector2Array()
+	var steps := (path.curve.point_count - 1) * 2000
+	for i in steps + 1:
+		out.append(path.to_global(path.curve.samplef(float(i) / 2000.0)))
+	return out
+
+
+## The distance (px) of `point` from the polyline `dense` (dense_curve's samples joined by straight lines).
+static func distance_from_curve(dense: PackedVector2Array, point: Vector2) -> float:
+	var best := INF
+	for i in dense.size() - 1:
+		best = minf(best, Geometry2D.get_closest_point_to_segment(point, dense[i], dense[i + 1]).distance_to(point))
+	return best

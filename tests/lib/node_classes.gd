@@ -12,6 +12,11 @@ const RIGS := ["FabrikRig2D"]
 ## Helper nodes that drive other nodes or weight them instead of bones of their own: covered by the tests that need
 ## only the class (every numeric property by every route) and by their own test files.
 const HELPERS := ["FootGrounder2D", "CharacterWeight2D"]
+## Node classes that lay a chain along a Path2D's curve instead of reaching for a target (ALL's helpers give them no
+## path): covered by the tests that need only the class (registration, every numeric property by every route, a
+## scene from disk) and by their own test file (tests/test_path_chain.gd: bad input, one message each, no NaN, no
+## allocation, mirror, animation).
+const PATHS := ["PathChain2D"]
 ## The chains of any length solved toward a target.
 const CHAINS := ["FabrikChain2D", "CcdChain2D"]
 
@@ -22,6 +27,7 @@ const CHECKED_FLOATS := {
 	"TwoBoneIk2D": ["weight", "softness", "max_angular_speed", "target_rotation_weight", "stretch", "compress"],
 	"LookAt2D": ["weight", "angle_offset", "max_angular_speed"],
 	"SpringChain2D": ["weight", "max_angle_step", "stiffness", "damping", "teleport_distance", "collision_radius"],
+	"PathChain2D": ["weight", "offset"],
 }
 
 
@@ -30,9 +36,10 @@ static func with_target() -> Array:
 	return ALL.filter(func(klass): return has_target(klass))
 
 
-## `true` for the classes that reach for a `target` (all but the spring, which follows its pose over time).
+## `true` for the classes that reach for a `target` (all but the spring, which follows its pose over time, and the
+## path chains, which follow a curve).
 static func has_target(klass: String) -> bool:
-	return klass != "SpringChain2D"
+	return klass != "SpringChain2D" and not klass in PATHS
 
 
 ## `true` for the classes with a `pole`.
@@ -56,6 +63,8 @@ static func node_slots(klass: String) -> Array:
 	slots.append_array(["bone"] if single_bone(klass) else ["root_bone", "tip_bone"])
 	if has_pole(klass):
 		slots.append("pole")
+	if klass in PATHS:
+		slots.append("path")
 	return slots
 
 

@@ -7,13 +7,13 @@ extends RefCounted
 ##     var result := Bake.bake_to_animation($Arm/FabrikChain2D, $AnimationPlayer, &"walk", 1.0 / 30.0)
 ##
 ## A static helper rather than a method of the nodes: it drives an AnimationPlayer and edits Animation resources
-## (engine orchestration run once, never per frame), the same for all five node classes, so it stays out of the
+## (engine orchestration run once, never per frame), the same for all six node classes, so it stays out of the
 ## solver extension and its per-frame path.
 
 ## What [method bake_to_animation] returns when it baked nothing.
 const FAILED := {"ok": false}
 ## The node classes a bake drives.
-const CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringChain2D"]
+const CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringChain2D", "PathChain2D"]
 ## The most samples one bake takes (each seeks the animation and solves): a tiny step fails with a message instead
 ## of freezing the editor.
 const MAX_SAMPLES := 20000
@@ -30,7 +30,8 @@ const POSITION_EPSILON := 1e-4
 ## [code]"path/to/Bone:rotation"[/code] (relative to the player's root node). Angles are unwrapped: consecutive keys
 ## never differ by more than PI, so the track turns the short way, like the solve. A bone whose local
 ## [code]position[/code] the node moved (a [code]TwoBoneIk2D[/code] with [code]stretch[/code] or
-## [code]compress[/code]) gets [code]"path/to/Bone:position"[/code] keys too, so the replay reaches as far.
+## [code]compress[/code], a [code]PathChain2D[/code]'s root in follow mode) gets [code]"path/to/Bone:position"[/code]
+## keys too, so the replay reaches as far.
 ##
 ## [param into]: the name of a new animation in the same library to bake into (a copy of the original, which stays
 ## untouched); empty bakes into the animation itself, replacing the keys of those bones' rotation tracks.

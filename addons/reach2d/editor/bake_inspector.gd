@@ -4,7 +4,7 @@ extends EditorInspectorPlugin
 ## scene (editor/bake.gd does the work), into a copy or, after a confirmation, into the animation itself.
 
 const Bake := preload("res://addons/reach2d/editor/bake.gd")
-const IK_CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D"]
+const IK_CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "PathChain2D"]
 
 var undo_redo: EditorUndoRedoManager
 

@@ -44,6 +44,7 @@ fn every_documented_item_has_text() {
         "FabrikRig2D",
         "FootGrounder2D",
         "LookAt2D",
+        "PathChain2D",
         "SpringChain2D",
         "TwoBoneIk2D",
     ] {

@@ -242,10 +242,10 @@ pub fn tick<T: BoneDriver>(node: &mut T, tick: Tick, delta: f64) {
         if node.enabled() && wanted {
             solve_and_report(node, delta);
         } else if !node.enabled() {
-            // A disabled node leaves no stretched limb behind (a no-op when nothing is stretched), and its speed
-            // limit starts again from the pose it finds when it is enabled again.
+            // A disabled node leaves no stretched limb or moved root behind (a no-op when nothing was moved), and
+            // its speed limit starts again from the pose it finds when it is enabled again.
             let bones = &mut node.state().bones;
-            bones::restore_tip_position(bones);
+            bones::restore_positions(bones);
             bones.pose.forget_steps();
         }
     });
@@ -300,8 +300,8 @@ pub fn notification<T: NodeFields>(node: &mut T, what: CanvasItemNotification) {
         CanvasItemNotification::EDITOR_PRE_SAVE => bones::restore_authored(bones),
         CanvasItemNotification::EDITOR_POST_SAVE => bones::reapply_written(bones),
         CanvasItemNotification::EXIT_TREE if in_editor() => stop_preview(bones),
-        // At run time a node that leaves keeps its last pose, but not a stretched limb.
-        CanvasItemNotification::EXIT_TREE => bones::restore_tip_position(bones),
+        // At run time a node that leaves keeps its last pose, but not a stretched limb or a moved root.
+        CanvasItemNotification::EXIT_TREE => bones::restore_positions(bones),
         _ => {}
     }
 }

@@ -22,6 +22,7 @@ mod grounder_state;
 mod io;
 mod limits;
 mod nodes;
+mod path_chain_state;
 mod pose;
 mod prefetch;
 mod problem;

@@ -63,6 +63,18 @@ pub enum Problem {
     HipsCollapsed,
     /// `FootGrounder2D`: the node has no physics world to cast in.
     NoWorld,
+    /// `PathChain2D`: `path` is not set.
+    NoPath,
+    /// `PathChain2D`: the `path` node was freed.
+    PathFreed,
+    /// `PathChain2D`: the `path` node is not in the scene tree.
+    PathOutsideTree,
+    /// `PathChain2D`: the path has no `Curve2D`.
+    NoCurve,
+    /// `PathChain2D`: the curve has fewer than two distinct points.
+    CurveTooShort,
+    /// `PathChain2D`: the curve's points or the path's global transform are NaN, infinite or collapsed.
+    PathNotFinite,
 }
 
 impl Problem {
@@ -119,6 +131,12 @@ impl Problem {
             Self::HipsFreed => "`hips` was freed or is outside the tree: set it to a Node2D that exists, or clear it.".into(),
             Self::HipsCollapsed => "`hips` has a zero scale or a NaN transform: the hips keep their position.".into(),
             Self::NoWorld => "The node has no physics world (World2D) to cast its rays in.".into(),
+            Self::NoPath => "No path: set `path` to the Path2D whose curve the chain follows.".into(),
+            Self::PathFreed => "The path was freed: set `path` to a Path2D that exists.".into(),
+            Self::PathOutsideTree => "The path is not inside the scene tree: add it to the tree or pick another Path2D.".into(),
+            Self::NoCurve => "The path has no curve: give the Path2D a Curve2D (its `curve` property) with two points or more.".into(),
+            Self::CurveTooShort => "The path's curve has fewer than two distinct points (it is empty, has one point, or all its points are in one place): add points apart from each other. The bones keep their pose.".into(),
+            Self::PathNotFinite => "The path's curve or global transform is NaN, infinite or has a zero scale: give it finite points and a non-zero scale. The bones keep their pose.".into(),
         }
     }
 }

@@ -32,6 +32,7 @@
 //! * [`solve_two_bone`]: closed-form two-bone solve (law of cosines).
 //! * [`solve_look_at`]: one bone pointing at a target, with an optional limit.
 //! * [`side_of`], [`pre_bend_toward_pole`]: pole targets (the two-bone bend side, a chain's start pose).
+//! * [`fit_chain`]: a chain laid along a path ([`PathPolyline`]), lengths exact ([`path_fit`]).
 //! * [`ChainSolver`]: a trait over the two iterative solvers' settings.
 //!
 //! # Bad input
@@ -108,6 +109,7 @@ pub mod ground;
 mod limb;
 pub mod local_world;
 mod look_at;
+pub mod path_fit;
 mod pole;
 mod posed;
 mod refine;
@@ -135,6 +137,7 @@ pub use fabrik::solve_fabrik;
 pub use limb::{BendSide, LimbAim, LimbStretch, solve_limb, stretched_end, unstretch_joints};
 pub use local_world::{LocalWorld, Overlap, RayHit};
 pub use look_at::{LookAtSolution, solve_look_at};
+pub use path_fit::{PathCursor, PathError, PathFitReport, PathFitSettings, PathPolyline, fit_chain};
 pub use pole::{STRAIGHT_SINE, pre_bend_toward_pole, side_of};
 pub use posed::{Aim, PosedChain, TipDirection, follow_tip_direction, solve_posed};
 pub use rig::{FabrikRig, RigEffector, RigPose};

@@ -13,6 +13,11 @@ const RIG_FIXTURE := "res://editor/rig_roundtrip.tscn"
 const RIG_COPY := "res://editor/rig_roundtrip_copy.tscn"
 const RIG_BONES := ["spine", "spine/arm_a", "spine/arm_a/hand_a", "spine/arm_b", "spine/arm_b/hand_b"]
 const RIG_AUTHORED := [-1.4, -0.9, 0.5, 0.9, -0.5]
+## PathChain2D's scene: four bones (bone angle 0.2) following a Path2D's curve in follow mode (the root bone moves).
+const PATH_FIXTURE := "res://editor/path_roundtrip.tscn"
+const PATH_COPY := "res://editor/path_roundtrip_copy.tscn"
+const PATH_BONES := ["bone_0", "bone_0/bone_1", "bone_0/bone_1/bone_2", "bone_0/bone_1/bone_2/bone_3"]
+const PATH_AUTHORED := [0.6, -0.5, 0.4, -0.3]
 
 var failures: PackedStringArray = []
 
@@ -119,6 +124,7 @@ func _run() -> void:
 	await _test_convert_button(root)
 	await _test_grounder(root, ik)
 	await _test_rig_roundtrip()
+	await _test_path_roundtrip()
 	var shot := OS.get_environment("REACH2D_EDITOR_SCREENSHOT")
 	if shot != "":
 		# With a real renderer (cargo xtask screenshots): the 2D editor with the chain's gizmo.
@@ -297,6 +303,49 @@ func _test_rig_roundtrip() -> void:
 	expect("tip_bones = Array[NodePath]([NodePath(\"../Skeleton/spine/arm_a/hand_a\"), NodePath(\"../Skeleton/spine/arm_b/hand_b\")])" in text, "tip_bones saved as written")
 	expect("effector_weights = PackedFloat32Array(1, 2)" in text, "effector_weights saved as written")
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(RIG_COPY))
+
+
+## PathChain2D in the editor, in follow mode: the preview lays the chain along the curve and moves the root bone onto
+## it; saving stores the authored rotations and the root's authored position (never the fit), the preview comes back
+## after saving, and with the preview off the authored pose (rotations and position) is back.
+func _test_path_roundtrip() -> void:
+	DirAccess.copy_absolute(ProjectSettings.globalize_path(PATH_FIXTURE), ProjectSettings.globalize_path(PATH_COPY))
+	var root: Node = await OpenScene.open(get_tree(), PATH_COPY)
+	for i in 10:
+		await get_tree().process_frame
+	root = EditorInterface.get_edited_scene_root()
+	if not expect_true(root != null and root.scene_file_path == PATH_COPY, "the path scene opened"):
+		return
+	var chain: Node2D = root.get_node("PathChain2D")
+	var bones := PATH_BONES.map(func(p): return root.get_node("Skeleton/" + p))
+	var root_bone: Bone2D = bones[0]
+	expect(chain.get_bone_count() == 4 and chain.last_error >= 0.0 and chain.last_error < 0.01, "the path preview fits the curve (bones %d, last_error %s, %s)" % [chain.get_bone_count(), chain.last_error, chain.get_setup_warning()])
+	var previewed := bones.map(func(b): return b.rotation)
+	var previewed_at := root_bone.position
+	expect(previewed_at.distance_to(Vector2.ZERO) > 10.0, "the preview moved the root bone onto the curve (%s)" % previewed_at)
+	expect(EditorInterface.save_scene() == OK, "save_scene() succeeded for the path scene")
+	await get_tree().process_frame
+	var text := FileAccess.get_file_as_string(PATH_COPY)
+	for i in bones.size():
+		var name: String = PATH_BONES[i].get_file()
+		var saved := saved_rotation(text, name)
+		expect(absf(saved - PATH_AUTHORED[i]) < 1e-5, "path bone %s saved with its authored rotation %s (saved %s)" % [name, PATH_AUTHORED[i], saved])
+		expect(absf(bones[i].rotation - previewed[i]) < 1e-4, "path bone %s shows the preview again after saving" % name)
+	var root_section := text.substr(text.find("[node name=\"bone_0\""), text.find("[node name=\"bone_1\"") - text.find("[node name=\"bone_0\""))
+	expect(not "position = " in root_section, "the root bone saved at its authored position (the origin), not on the curve: %s" % root_section)
+	expect(root_bone.position.distance_to(previewed_at) < 1e-4, "the root is back on the curve after saving (%s)" % root_bone.position)
+	chain.editor_preview = false
+	for i in 3:
+		await get_tree().process_frame
+	for i in bones.size():
+		expect(absf(bones[i].rotation - PATH_AUTHORED[i]) < 1e-5, "path bone %d back at its authored rotation with the preview off (%s)" % [i, bones[i].rotation])
+	expect(root_bone.position == Vector2.ZERO, "the root bone back at its authored position with the preview off (%s)" % root_bone.position)
+	print("editor path round trip: saved the authored pose, root previewed at %s, back at %s with the preview off" % [previewed_at, root_bone.position])
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(PATH_COPY))
+	# Back to the first scene, whose FabrikChain2D the editor screenshot selects.
+	await OpenScene.open(get_tree(), COPY)
+	for i in 5:
+		await get_tree().process_frame
 
 
 ## FootGrounder2D writes nothing in the editor: a grounded leg without a target keeps the authored pose (and warns of

@@ -3,7 +3,7 @@
 //! Per solve this costs O(N) engine calls and, once the buffers have grown to the chain's length, no heap
 //! allocation: each bone's local transform and rotation are read once, the globals are composed here (never read
 //! back from the engine), and only each bone's `rotation` is written (and `TwoBoneIk2D`'s stretch, the tip's
-//! `position`).
+//! `position`; `PathChain2D`'s follow mode, the root's).
 
 use glam::{Affine2, Mat2};
 use reach2d_core::ground::max_step;
@@ -13,7 +13,7 @@ use reach2d_core::{AngleLimit, Vec2, stretched_end};
 use crate::io::chain::BoneChain;
 use crate::io::convert::affine;
 use crate::io::pose_memory::PoseMemory;
-use crate::io::stretch::TipPosition;
+use crate::io::stretch::BonePosition;
 use crate::io::tree_watch::Verified;
 use crate::pose::PoseBuffers;
 use crate::problem::Problem;
@@ -30,7 +30,9 @@ pub struct Bones {
     /// What the user authored and what the node wrote.
     pub memory: PoseMemory,
     /// `TwoBoneIk2D`'s stretch: the tip bone's authored and written position.
-    pub tip_position: TipPosition,
+    pub tip_position: BonePosition,
+    /// `PathChain2D`'s follow mode: the root bone's authored and written position.
+    pub root_position: BonePosition,
     /// The pose as last read and the buffers its solves work in.
     pub pose: PoseBuffers,
     /// The epoch the setup was verified at (`io/tree_watch.rs`): its structural checks are skipped until then.
@@ -148,8 +150,9 @@ pub fn read_local_poses(
     Ok(())
 }
 
-/// Godot stores a zero scale as 1e-5 (CMP_EPSILON), so a basis this flat on either axis counts as collapsed.
-fn is_collapsed(m: Mat2) -> bool {
+/// Godot stores a zero scale as 1e-5 (CMP_EPSILON), so a basis this flat on either axis counts as collapsed (a
+/// skeleton's, a bone's, a path's).
+pub fn is_collapsed(m: Mat2) -> bool {
     let longest = m.x_axis.length().max(m.y_axis.length());
     !(longest > COLLAPSED_SCALE && m.determinant().abs() > COLLAPSED_SCALE * longest * longest)
 }
@@ -201,16 +204,24 @@ pub fn drawn_pose(bones: &Bones) -> Option<(ChainPose<'_>, &[f32])> {
     (n > 0 && bones.pose.joints().len() == n + 1).then(|| (bones.pose.pose(), bones.pose.rotations()))
 }
 
-/// Puts the user's authored pose back (editor: before saving, or when the preview stops), stretch included.
+/// Puts the user's authored pose back (editor: before saving, or when the preview stops), moved positions included.
 pub fn restore_authored(bones: &mut Bones) {
     bones.memory.restore_authored(bones.chain.bones_mut());
-    restore_tip_position(bones);
+    restore_positions(bones);
 }
 
-/// Puts the preview's last solve back (editor: after saving), stretch included.
+/// Puts the preview's last solve back (editor: after saving), moved positions included.
 pub fn reapply_written(bones: &mut Bones) {
     bones.memory.reapply_written(bones.chain.bones_mut());
     bones.tip_position.reapply(bones.chain.bones_mut().last_mut());
+    bones.root_position.reapply(bones.chain.bones_mut().first_mut());
+}
+
+/// Puts back every bone position a node moved, when the bone still holds it (a disabled node, one leaving the
+/// tree): the stretch's tip position, the follow mode's root position. No engine call when nothing was moved.
+pub fn restore_positions(bones: &mut Bones) {
+    restore_tip_position(bones);
+    restore_root_position(bones);
 }
 
 /// `TwoBoneIk2D`'s stretch: the tip bone's authored local position for the read, while `stretching`; otherwise the
@@ -237,12 +248,34 @@ pub fn restore_tip_position(bones: &mut Bones) {
     bones.tip_position.restore(bones.chain.bones_mut().last_mut());
 }
 
+/// `PathChain2D`'s follow mode: the root bone's authored local position for the read, while `following`; otherwise
+/// the authored position goes back into the bone (a no-op when nothing was moved) and `None`.
+pub fn authored_root_position(bones: &mut Bones, following: bool) -> Option<Vec2> {
+    if !following {
+        restore_root_position(bones);
+        return None;
+    }
+    bones.chain.bones().first().map(|root| bones.root_position.authored(root))
+}
+
+/// `PathChain2D`'s follow mode, after [`write`]: writes the root bone's local `position` (the authored one restores
+/// it).
+pub fn write_root_position(bones: &mut Bones, position: Vec2) {
+    bones.root_position.place(bones.chain.bones_mut().first_mut(), position);
+}
+
+/// Puts the root bone's authored position back if the follow mode moved it.
+pub fn restore_root_position(bones: &mut Bones) {
+    bones.root_position.restore(bones.chain.bones_mut().first_mut());
+}
+
 /// Forgets everything remembered about the chain (it is about to be resolved again), restoring the authored pose
 /// first.
 pub fn forget(bones: &mut Bones) {
     restore_authored(bones);
     bones.memory.forget();
-    bones.tip_position = TipPosition::default();
+    bones.tip_position = BonePosition::default();
+    bones.root_position = BonePosition::default();
     bones.pose.forget_steps();
 }
 

@@ -8,6 +8,7 @@ pub mod fabrik_chain_2d;
 pub mod fabrik_rig_2d;
 pub mod foot_grounder_2d;
 pub mod look_at_2d;
+pub mod path_chain_2d;
 pub mod reach2d;
 pub mod reach2d_batcher;
 pub mod spring_chain_2d;

@@ -11,6 +11,7 @@ use crate::nodes::ccd_chain_2d::CcdChain2D;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;
 use crate::nodes::fabrik_rig_2d::FabrikRig2D;
 use crate::nodes::look_at_2d::LookAt2D;
+use crate::nodes::path_chain_2d::PathChain2D;
 use crate::nodes::spring_chain_2d::SpringChain2D;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 
@@ -25,7 +26,7 @@ pub struct Reach2D {}
 #[godot_api]
 impl Reach2D {
     /// Solves every node of [param nodes] now, in the array's order: the same as calling [code]solve()[/code] on
-    /// each in turn ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [FabrikRig2D], [SpringChain2D]: any mode, any
+    /// each in turn ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [FabrikRig2D], [PathChain2D], [SpringChain2D]: any mode, any
     /// [member FabrikChain2D.enabled]), with the same result, only faster for many nodes: the next nodes' bones
     /// are fetched into the cache while one solves. Keep the array the same from frame to frame (nodes in the same
     /// places): what each place touched last time is what gets fetched. Returns how many nodes wrote their bones.
@@ -67,7 +68,8 @@ fn report_refused(refused: Option<usize>) {
             REPORTED.set(true);
             godot_error!(
                 "Reach2D.solve_all(): element {index} is not a FabrikChain2D, CcdChain2D, TwoBoneIk2D, LookAt2D, \
-                 FabrikRig2D or SpringChain2D (or was freed); skipped. Reported once until a call without such an element."
+                 FabrikRig2D, PathChain2D or SpringChain2D (or was freed); skipped. Reported once until a call without \
+                 such an element."
             );
         }
         Some(_) => {}
@@ -94,6 +96,10 @@ fn member_of(object: Gd<Object>) -> Option<Box<dyn Member>> {
         Err(object) => object,
     };
     let object = match object.try_cast::<FabrikRig2D>() {
+        Ok(node) => return Some(Box::new(node)),
+        Err(object) => object,
+    };
+    let object = match object.try_cast::<PathChain2D>() {
         Ok(node) => return Some(Box::new(node)),
         Err(object) => object,
     };
