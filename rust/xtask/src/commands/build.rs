@@ -78,6 +78,7 @@ pub fn compile(platform: Platform, release: bool) -> Result<PathBuf> {
 /// invocation, and iOS (which compiles no C and links nothing) in the background, beside the others, in its own
 /// target folders; returns one outcome per platform, in order.
 pub fn compile_all(platforms: &[Platform], release: bool) -> Vec<Result<PathBuf>> {
+    let started = std::time::Instant::now();
     let mut ios = None;
     if platforms.contains(&Platform::Ios) {
         // Whatever iOS fetches or installs, before anything runs beside it (apt and the fetches are not shared).
@@ -99,8 +100,15 @@ pub fn compile_all(platforms: &[Platform], release: bool) -> Vec<Result<PathBuf>
             }
             p => Some(compile(p, release)),
         });
+        if platform != Platform::Ios {
+            println!("xtask: {} built, {:.0} s into the builds", platform.name(), started.elapsed().as_secs_f64());
+        }
     }
-    let ios = ios.map(|thread| thread.join().unwrap_or_else(|_| Err("the iOS build panicked".into())));
+    let ios = ios.map(|thread| {
+        let outcome = thread.join().unwrap_or_else(|_| Err("the iOS build panicked".into()));
+        println!("xtask: ios built (in the background), {:.0} s into the builds", started.elapsed().as_secs_f64());
+        outcome
+    });
     let mut ios = ios.into_iter();
     outcomes.into_iter().map(|o| o.unwrap_or_else(|| ios.next().expect("one iOS build"))).collect()
 }

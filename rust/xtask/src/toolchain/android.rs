@@ -91,13 +91,15 @@ pub fn sysroot(platform: Platform) -> Result<PathBuf> {
         let asm = src.join(format!("{library}.S"));
         let map = src.join(format!("{library}.map"));
         write_file(&asm, &stub_assembly(library))?;
-        write_file(&map, &stub_version_script(library))?;
-        run(clang(&target)
-            .args(["-shared", "-nostdlib", "-fuse-ld=lld", "-o"])
-            .arg(api_dir.join(library))
-            .arg(&asm)
-            .arg(format!("-Wl,--version-script={}", map.display()))
-            .arg(format!("-Wl,-soname,{library}")))?;
+        let mut cmd = clang(&target);
+        cmd.args(["-shared", "-nostdlib", "-fuse-ld=lld", "-o"]).arg(api_dir.join(library)).arg(&asm);
+        let script = stub_version_script(library);
+        // liblog.so has no symbol, so no version node either.
+        if !script.is_empty() {
+            write_file(&map, &script)?;
+            cmd.arg(format!("-Wl,--version-script={}", map.display()));
+        }
+        run(cmd.arg(format!("-Wl,-soname,{library}")))?;
     }
     for (name, text) in [("crtbegin_so", crtbegin_so_c(API_LEVEL)), ("crtend_so", CRTEND_SO_C.to_string())] {
         let c = src.join(format!("{name}.c"));

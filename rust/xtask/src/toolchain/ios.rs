@@ -90,6 +90,7 @@ pub fn build(release: bool) -> Result<PathBuf> {
             .map_err(|e| format!("cannot start cargo for {}: {e}", slice.triple))?;
         children.push((slice, child, log));
     }
+    let started = std::time::Instant::now();
     let mut failures = Vec::new();
     for (slice, mut child, log) in children {
         let status = child.wait().map_err(|e| e.to_string())?;
@@ -103,6 +104,7 @@ pub fn build(release: bool) -> Result<PathBuf> {
     if !failures.is_empty() {
         return Err(failures.join("\n"));
     }
+    println!("xtask: ios slices built in {:.0} s", started.elapsed().as_secs_f64());
     let framework =
         repo_root().join(CROSS_TARGET_DIR).join("ios").join(profile).join(Platform::Ios.library_name(release));
     let _ = fs::remove_dir_all(&framework);

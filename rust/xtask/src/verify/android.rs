@@ -334,13 +334,13 @@ mod tests {
             let mut file = vec![0u8; 64 + 56 * usize::from(phnum)];
             let mut placed = Vec::new();
             for (_, contents, ..) in &sections {
-                while file.len() % 8 != 0 {
+                while !file.len().is_multiple_of(8) {
                     file.push(0);
                 }
                 placed.push((file.len() as u64, contents.len() as u64));
                 file.extend_from_slice(contents);
             }
-            while file.len() % 8 != 0 {
+            while !file.len().is_multiple_of(8) {
                 file.push(0);
             }
             let shoff = file.len() as u64;

@@ -261,7 +261,7 @@ pub fn parse_plist(text: &str) -> std::result::Result<Plist, String> {
     let mut tokens = Tokens { text: &body[open..] };
     let value = parse_value(&mut tokens)?;
     match tokens.next()? {
-        Some(Token::Close(name)) if name == "plist" => Ok(value),
+        Some(Token::Close("plist")) => Ok(value),
         other => Err(format!("expected </plist>, found {other:?}")),
     }
 }
@@ -338,5 +338,192 @@ fn text_until(tokens: &mut Tokens, tag: &str) -> std::result::Result<String, Str
             Some(Token::Close(name)) if name == tag => return Ok(text),
             other => return Err(format!("expected text and </{tag}>, found {other:?}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolchain::ios::info_plist;
+
+    /// A hand-made Mach-O object: one empty `__text` section, a build version, and its symbols
+    /// (defined or undefined, all external).
+    struct FakeObject {
+        cpu: u32,
+        filetype: u32,
+        /// `LC_BUILD_VERSION`'s platform and minimum OS (`major << 16 | minor << 8`), or none.
+        build: Option<(u32, u32)>,
+        defined: Vec<&'static str>,
+        undefined: Vec<&'static str>,
+    }
+
+    impl FakeObject {
+        fn device() -> Self {
+            FakeObject {
+                cpu: macho::CPU_TYPE_ARM64.0,
+                filetype: macho::MH_OBJECT.0,
+                build: Some((macho::PLATFORM_IOS.0, 12 << 16)),
+                defined: vec!["_gdext_rust_init", "_reach2d___rust_alloc"],
+                undefined: vec!["_malloc", "_reach2d___rust_alloc"],
+            }
+        }
+
+        fn bytes(&self) -> Vec<u8> {
+            let mut strings = vec![0u8];
+            let mut symbols = Vec::new();
+            let names = self.defined.iter().map(|n| (n, true)).chain(self.undefined.iter().map(|n| (n, false)));
+            for (name, defined) in names {
+                symbols.extend_from_slice(&(strings.len() as u32).to_le_bytes());
+                strings.extend_from_slice(name.as_bytes());
+                strings.push(0);
+                let (kind, section) =
+                    if defined { (macho::N_SECT.0 | macho::N_EXT.0, 1u8) } else { (macho::N_EXT.0, 0) };
+                symbols.push(kind);
+                symbols.push(section);
+                symbols.extend_from_slice(&0u16.to_le_bytes());
+                symbols.extend_from_slice(&0u64.to_le_bytes());
+            }
+            let count = (self.defined.len() + self.undefined.len()) as u32;
+            let mut commands = Vec::new();
+            // LC_SEGMENT_64 with one section.
+            let segment_size = 72 + 80;
+            put32s(&mut commands, &[macho::LC_SEGMENT_64.0, segment_size]);
+            commands.extend_from_slice(&[0u8; 16]);
+            commands.extend_from_slice(&[0u8; 32]); // vmaddr, vmsize, fileoff, filesize
+            put32s(&mut commands, &[7, 7, 1, 0]); // maxprot, initprot, nsects, flags
+            let mut name = [0u8; 16];
+            name[..6].copy_from_slice(b"__text");
+            commands.extend_from_slice(&name);
+            let mut segname = [0u8; 16];
+            segname[..6].copy_from_slice(b"__TEXT");
+            commands.extend_from_slice(&segname);
+            commands.extend_from_slice(&[0u8; 16]); // addr, size
+            put32s(&mut commands, &[0, 2, 0, 0, 0x8000_0400, 0, 0, 0]);
+            if let Some((platform, minos)) = self.build {
+                put32s(&mut commands, &[macho::LC_BUILD_VERSION.0, 24, platform, minos, minos, 0]);
+            }
+            let symtab_at = commands.len();
+            put32s(&mut commands, &[macho::LC_SYMTAB.0, 24, 0, count, 0, strings.len() as u32]);
+            let ncmds = 2 + u32::from(self.build.is_some());
+            let header_size = 32;
+            let symoff = (header_size + commands.len()) as u32;
+            let stroff = symoff + symbols.len() as u32;
+            commands[symtab_at + 8..symtab_at + 12].copy_from_slice(&symoff.to_le_bytes());
+            commands[symtab_at + 16..symtab_at + 20].copy_from_slice(&stroff.to_le_bytes());
+            let mut file = Vec::new();
+            put32s(&mut file, &[macho::MH_MAGIC_64, self.cpu, 0, self.filetype, ncmds, commands.len() as u32, 0, 0]);
+            file.extend_from_slice(&commands);
+            file.extend_from_slice(&symbols);
+            file.extend_from_slice(&strings);
+            file
+        }
+    }
+
+    fn put32s(out: &mut Vec<u8>, words: &[u32]) {
+        for word in words {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+    }
+
+    /// An `ar` archive (GNU names) of `members`.
+    fn archive(members: &[Vec<u8>]) -> Vec<u8> {
+        let mut out = b"!<arch>\n".to_vec();
+        for (i, member) in members.iter().enumerate() {
+            let header =
+                format!("{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n", format!("m{i}.o/"), 0, 0, 0, 644, member.len());
+            out.extend_from_slice(header.as_bytes());
+            out.extend_from_slice(member);
+            if !member.len().is_multiple_of(2) {
+                out.push(b'\n');
+            }
+        }
+        out
+    }
+
+    fn system() -> HashSet<String> {
+        ["_malloc", "_free"].into_iter().map(String::from).collect()
+    }
+
+    fn check_device(objects: &[FakeObject]) -> Result<String> {
+        let members: Vec<Vec<u8>> = objects.iter().map(FakeObject::bytes).collect();
+        check_static_library(&archive(&members), Architecture::Aarch64, false, &system())
+    }
+
+    #[test]
+    fn a_good_static_library_passes() {
+        let summary = check_device(&[FakeObject::device()]).expect("the good library");
+        assert!(summary.contains("iOS 12.0+"), "{summary}");
+        let mut simulator = FakeObject::device();
+        simulator.build = Some((macho::PLATFORM_IOSSIMULATOR.0, 14 << 16));
+        let data = archive(&[simulator.bytes()]);
+        assert!(check_static_library(&data, Architecture::Aarch64, true, &system()).is_ok());
+    }
+
+    #[test]
+    fn each_ios_check_fails_on_a_bad_file() {
+        let bad = |change: &dyn Fn(&mut FakeObject)| {
+            let mut object = FakeObject::device();
+            change(&mut object);
+            check_device(&[FakeObject::device(), object]).expect_err("a bad library passed the check")
+        };
+        assert!(bad(&|o| o.cpu = macho::CPU_TYPE_X86_64.0).contains("expected Aarch64"));
+        assert!(bad(&|o| o.filetype = macho::MH_DYLIB.0).contains("not a Mach-O object"));
+        assert!(bad(&|o| o.build = None).contains("no LC_BUILD_VERSION"));
+        assert!(bad(&|o| o.build = Some((macho::PLATFORM_MACOS.0, 12 << 16))).contains("expected 2 (iOS)"));
+        assert!(bad(&|o| o.build = Some((macho::PLATFORM_IOSSIMULATOR.0, 12 << 16))).contains("expected 2 (iOS)"));
+        assert!(bad(&|o| o.build = Some((macho::PLATFORM_IOS.0, 15 << 16))).contains("needs iOS 15.0"));
+        assert!(bad(&|o| o.defined.push("___udivti3")).contains("without the _reach2d_ prefix"));
+        assert!(bad(&|o| o.undefined.push("_NSLog")).contains("libSystem does not have: _NSLog"));
+        let mut no_entry = FakeObject::device();
+        no_entry.defined.retain(|n| *n != "_gdext_rust_init");
+        assert!(check_device(&[no_entry]).unwrap_err().contains("does not define _gdext_rust_init"));
+        let not_archive = check_static_library(&FakeObject::device().bytes(), Architecture::Aarch64, false, &system());
+        assert!(not_archive.unwrap_err().contains("not a static library"));
+        let simulator =
+            check_static_library(&archive(&[FakeObject::device().bytes()]), Architecture::Aarch64, true, &system());
+        assert!(simulator.unwrap_err().contains("expected 7 (the iOS simulator)"));
+    }
+
+    /// The `.xcframework` as `toolchain/ios.rs` writes it passes, and one whose `Info.plist` is broken or lists the
+    /// wrong slices does not.
+    #[test]
+    fn the_xcframework_layout_is_checked() {
+        let dir = std::env::temp_dir().join(format!("reach2d-xcframework-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (identifier, platform, minos) in
+            [("ios-arm64", macho::PLATFORM_IOS, 12), ("ios-arm64-simulator", macho::PLATFORM_IOSSIMULATOR, 14)]
+        {
+            let mut object = FakeObject::device();
+            object.build = Some((platform.0, minos << 16));
+            std::fs::create_dir_all(dir.join(identifier)).unwrap();
+            std::fs::write(dir.join(identifier).join(LIBRARY_FILE), archive(&[object.bytes()])).unwrap();
+        }
+        std::fs::write(dir.join("Info.plist"), info_plist()).unwrap();
+        let summary = check_xcframework(&dir, &system()).expect("the good .xcframework");
+        assert!(summary.contains("ios-arm64-simulator"), "{summary}");
+
+        let broken = info_plist().replace("<key>BinaryPath</key>", "<key>BinaryPath</key><string>");
+        std::fs::write(dir.join("Info.plist"), broken).unwrap();
+        assert!(check_xcframework(&dir, &system()).unwrap_err().contains("not a plain XML property list"));
+        let dynamic = info_plist().replace("<string>libreach2d.a</string>", "<string>libreach2d.dylib</string>");
+        std::fs::write(dir.join("Info.plist"), dynamic).unwrap();
+        assert!(check_xcframework(&dir, &system()).unwrap_err().contains("is not a static library (.a)"));
+        let no_simulator = info_plist().replace("<string>simulator</string>", "<string>maccatalyst</string>");
+        std::fs::write(dir.join("Info.plist"), no_simulator).unwrap();
+        assert!(check_xcframework(&dir, &system()).unwrap_err().contains("SupportedPlatformVariant"));
+        std::fs::write(dir.join("Info.plist"), info_plist()).unwrap();
+        std::fs::write(dir.join("ios-arm64").join(LIBRARY_FILE), b"!<arch>\n").unwrap();
+        assert!(check_xcframework(&dir, &system()).unwrap_err().contains("holds no object file"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reads_a_tbd_symbol_list() {
+        let tbd = "--- !tapi-tbd\ntbd-version: 4\nexports:\n  - targets: [ arm64-macos ]\n    symbols: [ _malloc, _free,\n      _pthread_key_create ]\n    weak-symbols: [ _weak_one ]\n    objc-classes: [ NSObject ]\n...\n";
+        let names = tbd_symbols(tbd);
+        for name in ["_malloc", "_free", "_pthread_key_create", "_weak_one"] {
+            assert!(names.contains(name), "{name} missing from {names:?}");
+        }
+        assert!(!names.contains("NSObject"));
     }
 }
