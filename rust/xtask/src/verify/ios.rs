@@ -16,7 +16,7 @@ use super::{ENTRY_SYMBOL, parse_error};
 use crate::process::Result;
 use crate::toolchain::ios::{LIBRARY_FILE, MIN_IOS, MIN_IOS_SIMULATOR, SYMBOL_PREFIX};
 use object::macho;
-use object::read::archive::ArchiveFile;
+use object::read::archive::{ArchiveFile, ArchiveKind};
 use object::read::macho::{LoadCommandVariant, MachOFile64};
 use object::{Architecture, Endianness, FileKind, Object, ObjectSymbol};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -146,6 +146,21 @@ pub fn check_static_library(
     let entry = format!("_{ENTRY_SYMBOL}");
     if !defined.contains(&entry) {
         return Err(format!("does not define {entry}, so Godot's generated code cannot register it"));
+    }
+    // Apple's linker reads only a BSD-style table of contents (`__.SYMDEF`), and finds the member that defines the
+    // entry point through it.
+    if !matches!(archive.kind(), ArchiveKind::Bsd | ArchiveKind::Bsd64) {
+        return Err(format!(
+            "its archive format is {:?}, not the BSD one with the table Apple's linker reads",
+            archive.kind()
+        ));
+    }
+    let mut indexed = false;
+    for symbol in archive.symbols().map_err(parse_error)?.into_iter().flatten() {
+        indexed |= symbol.map_err(parse_error)?.name() == entry.as_bytes();
+    }
+    if !indexed {
+        return Err(format!("its table of contents does not list {entry}, so the linker would not find it"));
     }
     let unprefixed: Vec<&String> = defined.iter().filter(|n| **n != entry && !n.starts_with(SYMBOL_PREFIX)).collect();
     if !unprefixed.is_empty() {
@@ -425,8 +440,44 @@ mod tests {
         }
     }
 
-    /// An `ar` archive (GNU names) of `members`.
+    /// An `ar` archive of `members` in the BSD format Apple's tools write, its table of contents (`__.SYMDEF`)
+    /// listing `indexed` as defined by the first member.
+    fn archive_with(members: &[Vec<u8>], indexed: &[&str]) -> Vec<u8> {
+        let header = |name: &str, size: usize| format!("{name:<16}{:<12}{:<6}{:<6}{:<8}{size:<10}`\n", 0, 0, 0, 644);
+        let mut strings = Vec::new();
+        let mut entries = Vec::new();
+        let mut table = Vec::new();
+        for name in indexed {
+            entries.push(strings.len() as u32);
+            strings.extend_from_slice(name.as_bytes());
+            strings.push(0);
+        }
+        let first_member = 8 + 60 + 4 + 8 * entries.len() + 4 + strings.len();
+        put32s(&mut table, &[8 * entries.len() as u32]);
+        for offset in entries {
+            put32s(&mut table, &[offset, first_member as u32]);
+        }
+        put32s(&mut table, &[strings.len() as u32]);
+        table.extend_from_slice(&strings);
+        let mut out = b"!<arch>\n".to_vec();
+        out.extend_from_slice(header("__.SYMDEF", table.len()).as_bytes());
+        out.extend_from_slice(&table);
+        for (i, member) in members.iter().enumerate() {
+            if !out.len().is_multiple_of(2) {
+                out.push(b'\n');
+            }
+            out.extend_from_slice(header(&format!("m{i}.o"), member.len()).as_bytes());
+            out.extend_from_slice(member);
+        }
+        out
+    }
+
     fn archive(members: &[Vec<u8>]) -> Vec<u8> {
+        archive_with(members, &["_gdext_rust_init"])
+    }
+
+    /// The same archive in the GNU format (no BSD table of contents).
+    fn gnu_archive(members: &[Vec<u8>]) -> Vec<u8> {
         let mut out = b"!<arch>\n".to_vec();
         for (i, member) in members.iter().enumerate() {
             let header =
@@ -477,6 +528,11 @@ mod tests {
         let mut no_entry = FakeObject::device();
         no_entry.defined.retain(|n| *n != "_gdext_rust_init");
         assert!(check_device(&[no_entry]).unwrap_err().contains("does not define _gdext_rust_init"));
+        let device = [FakeObject::device().bytes()];
+        let gnu = check_static_library(&gnu_archive(&device), Architecture::Aarch64, false, &system());
+        assert!(gnu.unwrap_err().contains("not the BSD one"));
+        let unindexed = check_static_library(&archive_with(&device, &[]), Architecture::Aarch64, false, &system());
+        assert!(unindexed.unwrap_err().contains("table of contents does not list"));
         let not_archive = check_static_library(&FakeObject::device().bytes(), Architecture::Aarch64, false, &system());
         assert!(not_archive.unwrap_err().contains("not a static library"));
         let simulator =
