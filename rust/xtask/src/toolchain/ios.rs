@@ -143,7 +143,7 @@ fn slice_cargo(slice: Slice, release: bool) -> Result<Command> {
 }
 
 /// Copies the archive `from` to `to` with every defined global symbol but Godot's entry point renamed to start
-/// with [`SYMBOL_PREFIX`].
+/// with [`SYMBOL_PREFIX`], and without embedded bitcode.
 fn rename_globals(from: &Path, to: &Path) -> Result {
     let data = fs::read(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
     let names = crate::verify::ios::defined_globals(&data)?;
@@ -156,7 +156,12 @@ fn rename_globals(from: &Path, to: &Path) -> Result {
     let list = to.with_extension("renames.txt");
     write_file(&list, &map)?;
     let mut cmd = Command::new("llvm-objcopy-19");
-    cmd.arg(format!("--redefine-syms={}", list.display())).arg(from).arg(to);
+    // The objects cargo builds for LTO carry their LLVM bitcode too (`__LLVM,__bitcode`, only compiler-builtins'
+    // is left after LTO), which Xcode 14+ no longer takes: drop it.
+    cmd.arg(format!("--redefine-syms={}", list.display()))
+        .args(["--remove-section=__LLVM,__bitcode", "--remove-section=__LLVM,__cmdline"])
+        .arg(from)
+        .arg(to);
     crate::process::run(&mut cmd)?;
     fs::remove_file(&list).map_err(|e| format!("cannot remove {}: {e}", list.display()))
 }

@@ -18,7 +18,7 @@ use crate::toolchain::ios::{LIBRARY_FILE, MIN_IOS, MIN_IOS_SIMULATOR, SYMBOL_PRE
 use object::macho;
 use object::read::archive::{ArchiveFile, ArchiveKind};
 use object::read::macho::{LoadCommandVariant, MachOFile64};
-use object::{Architecture, Endianness, FileKind, Object, ObjectSymbol};
+use object::{Architecture, Endianness, FileKind, Object, ObjectSection, ObjectSymbol};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 
@@ -130,6 +130,9 @@ pub fn check_static_library(
             ));
         }
         newest = newest.max(minos);
+        if object.sections().any(|section| section.name() == Ok("__bitcode")) {
+            return Err(format!("{name} carries embedded LLVM bitcode (__LLVM,__bitcode), which Xcode 14+ rejects"));
+        }
         for symbol in object.symbols() {
             let symbol_name = symbol.name().map_err(parse_error)?.to_string();
             if symbol.is_undefined() {
@@ -370,6 +373,8 @@ mod tests {
         build: Option<(u32, u32)>,
         defined: Vec<&'static str>,
         undefined: Vec<&'static str>,
+        /// Names its one section `__LLVM,__bitcode` instead of `__TEXT,__text`.
+        bitcode: bool,
     }
 
     impl FakeObject {
@@ -380,6 +385,7 @@ mod tests {
                 build: Some((macho::PLATFORM_IOS.0, 12 << 16)),
                 defined: vec!["_gdext_rust_init", "_reach2d___rust_alloc"],
                 undefined: vec!["_malloc", "_reach2d___rust_alloc"],
+                bitcode: false,
             }
         }
 
@@ -406,12 +412,13 @@ mod tests {
             commands.extend_from_slice(&[0u8; 16]);
             commands.extend_from_slice(&[0u8; 32]); // vmaddr, vmsize, fileoff, filesize
             put32s(&mut commands, &[7, 7, 1, 0]); // maxprot, initprot, nsects, flags
-            let mut name = [0u8; 16];
-            name[..6].copy_from_slice(b"__text");
-            commands.extend_from_slice(&name);
-            let mut segname = [0u8; 16];
-            segname[..6].copy_from_slice(b"__TEXT");
-            commands.extend_from_slice(&segname);
+            let (section, segment): (&[u8], &[u8]) =
+                if self.bitcode { (b"__bitcode", b"__LLVM") } else { (b"__text", b"__TEXT") };
+            for text in [section, segment] {
+                let mut field = [0u8; 16];
+                field[..text.len()].copy_from_slice(text);
+                commands.extend_from_slice(&field);
+            }
             commands.extend_from_slice(&[0u8; 16]); // addr, size
             put32s(&mut commands, &[0, 2, 0, 0, 0x8000_0400, 0, 0, 0]);
             if let Some((platform, minos)) = self.build {
@@ -525,6 +532,7 @@ mod tests {
         assert!(bad(&|o| o.build = Some((macho::PLATFORM_IOS.0, 15 << 16))).contains("needs iOS 15.0"));
         assert!(bad(&|o| o.defined.push("___udivti3")).contains("without the _reach2d_ prefix"));
         assert!(bad(&|o| o.undefined.push("_NSLog")).contains("libSystem does not have: _NSLog"));
+        assert!(bad(&|o| o.bitcode = true).contains("embedded LLVM bitcode"));
         let mut no_entry = FakeObject::device();
         no_entry.defined.retain(|n| *n != "_gdext_rust_init");
         assert!(check_device(&[no_entry]).unwrap_err().contains("does not define _gdext_rust_init"));
