@@ -37,7 +37,8 @@ const fn libdl(name: &'static str) -> BionicSymbol {
     BionicSymbol { name, library: "libdl.so", version: "LIBC", api: 21 }
 }
 
-/// Every bionic symbol the Android libraries import (both ABIs), sorted by library and name.
+/// Every bionic symbol the Android libraries import (both ABIs, release and debug builds: a debug build also
+/// calls `fcntl`, `sinf` and `cosf`), sorted by library and name.
 pub const SYMBOLS: &[BionicSymbol] = &[
     libc("__cxa_finalize"),
     libc("__errno"),
@@ -46,6 +47,7 @@ pub const SYMBOLS: &[BionicSymbol] = &[
     libc("clock_gettime"),
     libc("close"),
     libc("free"),
+    libc("fcntl"),
     libc("getcwd"),
     libc("getenv"),
     BionicSymbol { name: "getrandom", library: "libc.so", version: "LIBC_P", api: 28 },
@@ -70,7 +72,9 @@ pub const SYMBOLS: &[BionicSymbol] = &[
     libc("write"),
     libc("writev"),
     libm("atan2f"),
+    libm("cosf"),
     libm("sincosf"),
+    libm("sinf"),
     libdl("dlsym"),
 ];
 
