@@ -5,11 +5,13 @@
 //!   `demo`, `fuzz`, `godot`);
 //! - `toolchain/`: what the commands fetch from outside (`debian`: a confined apt; `cross`: the cross builds'
 //!   std source, linkers and zig; `emscripten`: the web build's; `emscripten_sid` and `web_template`: the
-//!   browser test's web export template; `godot`: finding or fetching Godot);
+//!   browser test's web export template; `godot`: finding or fetching Godot; `android` and `bionic_symbols`: the
+//!   Android sysroot made here; `ios`: the iOS `.xcframework`);
 //! - shared support: `process` (the error type, the repository root, running a child), `platform` (the shipped
 //!   platforms and their file names), `verify` (what a shipped binary must look like), `godot_run` (running Godot
 //!   with a timeout, a log and a sentinel), `tally` (pass/fail counts).
 
+mod apple_files;
 mod commands;
 mod godot_run;
 mod platform;
@@ -54,7 +56,8 @@ fn main() -> ExitCode {
 const USAGE: &str = "usage: cargo xtask <command>
   build [--release] [--target PLATFORM]
                       build the extension into addons/reach2d/bin/; PLATFORM is linux-x86_64, linux-arm64,
-                      windows-x86_64, macos, or web (both web variants; web-nothreads or web-threads for one),
+                      windows-x86_64, macos, web (both web variants; web-nothreads or web-threads for one),
+                      android (both ABIs; android-arm64 or android-x86_64 for one) or ios (an .xcframework),
                       cross-compiled from Linux x86_64, fetching the tools it needs
   test [--godot-only] [--no-platforms] [--arm64]
                       layout, fmt, clippy, Rust tests, every platform's build and checks (`platforms`), then the
@@ -68,8 +71,9 @@ const USAGE: &str = "usage: cargo xtask <command>
                       lines of code, tests in files of their own, no cycles between a crate's files
   platforms [PLATFORM]
                       build every platform's (or PLATFORM's) release library, check each binary, load it in a
-                      loader of its platform, and run the solver tests as a Windows program under Wine, an arm64
-                      program under qemu and a wasm program under Node.js
+                      loader of its platform where one runs here (not macOS, Android, iOS: checked statically),
+                      and run the solver tests as a Windows program under Wine, an arm64 program under qemu and a
+                      wasm program under Node.js
   demo                build (release) and run the demo project: windowed, or headless without a display
   screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
   package             write dist/reach2d-<version>.zip: every platform's release library, each checked

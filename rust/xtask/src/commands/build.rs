@@ -11,6 +11,12 @@ pub fn build_command(args: &[String], release: bool) -> Result {
         Some(i) => Platform::parse(args.get(i + 1).ok_or("--target needs a platform")?)?,
         None => vec![host_platform()?],
     };
+    if platforms.len() > 1 && platforms.iter().all(|p| p.is_android()) {
+        for (platform, built) in platforms.iter().zip(compile_android(&platforms, release)?) {
+            place(&built, &platform.library_name(release))?;
+        }
+        return Ok(());
+    }
     for platform in platforms {
         build_for(platform, release)?;
     }
@@ -35,8 +41,14 @@ pub fn build_for(platform: Platform, release: bool) -> Result<PathBuf> {
     place(&built, &platform.library_name(release))
 }
 
-/// Builds the `reach2d` library for `platform`; returns cargo's output file.
+/// Builds the `reach2d` library for `platform`; returns cargo's output file (for iOS, the `.xcframework` folder).
 pub fn compile(platform: Platform, release: bool) -> Result<PathBuf> {
+    if platform == Platform::Ios {
+        return crate::toolchain::ios::build(release);
+    }
+    if platform.is_android() {
+        return Ok(compile_android(&[platform], release)?.remove(0));
+    }
     let mut cmd = cargo_for(platform)?;
     cmd.arg(if platform == Platform::MacOs && Platform::host() != Some(Platform::MacOs) {
         "zigbuild"
@@ -62,7 +74,67 @@ pub fn compile(platform: Platform, release: bool) -> Result<PathBuf> {
     Ok(built_library(platform, release))
 }
 
-/// Copies `built` into `addons/reach2d/bin/NAME`.
+/// Builds every one of `platforms` (release or debug), sharing what can be: the Android ABIs in one cargo
+/// invocation, and iOS (which compiles no C and links nothing) in the background, beside the others, in its own
+/// target folders; returns one outcome per platform, in order.
+pub fn compile_all(platforms: &[Platform], release: bool) -> Vec<Result<PathBuf>> {
+    let started = std::time::Instant::now();
+    let mut ios = None;
+    if platforms.contains(&Platform::Ios) {
+        // Whatever iOS fetches or installs, before anything runs beside it (apt and the fetches are not shared).
+        match crate::toolchain::ios::prepare() {
+            Ok(()) => ios = Some(std::thread::spawn(move || crate::toolchain::ios::build(release))),
+            Err(e) => ios = Some(std::thread::spawn(move || Err(e))),
+        }
+    }
+    let android: Vec<Platform> = platforms.iter().copied().filter(|p| p.is_android()).collect();
+    let mut android_built: Option<Result<Vec<PathBuf>>> = None;
+    let mut outcomes: Vec<Option<Result<PathBuf>>> = Vec::new();
+    for &platform in platforms {
+        outcomes.push(match platform {
+            Platform::Ios => None,
+            p if p.is_android() => {
+                let built = android_built.get_or_insert_with(|| compile_android(&android, release));
+                let index = android.iter().position(|a| *a == p).expect("listed above");
+                Some(built.clone().map(|libraries| libraries[index].clone()))
+            }
+            p => Some(compile(p, release)),
+        });
+        if platform != Platform::Ios {
+            println!("xtask: {} built, {:.0} s into the builds", platform.name(), started.elapsed().as_secs_f64());
+        }
+    }
+    let ios = ios.map(|thread| {
+        let outcome = thread.join().unwrap_or_else(|_| Err("the iOS build panicked".into()));
+        println!("xtask: ios built (in the background), {:.0} s into the builds", started.elapsed().as_secs_f64());
+        outcome
+    });
+    let mut ios = ios.into_iter();
+    outcomes.into_iter().map(|o| o.unwrap_or_else(|| ios.next().expect("one iOS build"))).collect()
+}
+
+/// Builds the Android ABIs `platforms` in one cargo invocation (each with its own target flags, see
+/// `toolchain/android.rs`), so cargo runs both ABIs' crates side by side; returns each library, in order.
+pub fn compile_android(platforms: &[Platform], release: bool) -> Result<Vec<PathBuf>> {
+    let mut cmd = cargo_for(platforms[0])?;
+    crate::toolchain::android::configure(&mut cmd, platforms, release)?;
+    cmd.args(["build", "-p", "reach2d"]);
+    for platform in platforms {
+        cmd.args(["--target", platform.rust_target()]);
+    }
+    // `std` without its backtrace feature: nothing unwinds (panic=abort), and symbolizing a backtrace that the
+    // unwinder stub ends at once would only add size.
+    cmd.args(&cross_args(platforms[0])[2..]).arg("-Zbuild-std-features=");
+    if release {
+        cmd.arg("--release");
+    }
+    let names: Vec<&str> = platforms.iter().map(|p| p.name()).collect();
+    println!("xtask: building {} ({})", names.join(", "), if release { "release" } else { "debug" });
+    crate::process::run(&mut cmd)?;
+    Ok(platforms.iter().map(|&p| built_library(p, release)).collect())
+}
+
+/// Copies `built` into `addons/reach2d/bin/NAME` (a folder, the iOS `.xcframework`, with everything in it).
 pub fn place(built: &Path, name: &str) -> Result<PathBuf> {
     let root = repo_root();
     let bin = root.join("addons/reach2d/bin");
@@ -70,7 +142,13 @@ pub fn place(built: &Path, name: &str) -> Result<PathBuf> {
     let placed = bin.join(name);
     // Copy to a temporary name and rename, so a running Godot never sees a half-written library.
     let tmp = bin.join(".incoming");
-    std::fs::copy(built, &tmp).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
+    if built.is_dir() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        crate::process::copy_dir(built, &tmp)?;
+        let _ = std::fs::remove_dir_all(&placed);
+    } else {
+        std::fs::copy(built, &tmp).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
+    }
     std::fs::rename(&tmp, &placed).map_err(|e| format!("cannot place {}: {e}", placed.display()))?;
     println!("xtask: placed {}", placed.strip_prefix(&root).unwrap_or(&placed).display());
     Ok(placed)

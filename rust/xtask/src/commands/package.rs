@@ -1,6 +1,6 @@
 //! `cargo xtask package`: a zip that a user unpacks into the root of their own Godot project.
 
-use crate::commands::build::compile;
+use crate::commands::build::compile_all;
 use crate::platform::Platform;
 use crate::process::{Result, repo_root};
 use std::io::Write;
@@ -10,8 +10,8 @@ use zip::write::SimpleFileOptions;
 /// Builds every platform's release library, checks each (`verify.rs`), and writes the zip.
 pub fn package() -> Result {
     let mut libraries = Vec::new();
-    for platform in Platform::ALL {
-        let library = compile(platform, true)?;
+    for (platform, library) in Platform::ALL.into_iter().zip(compile_all(&Platform::ALL, true)) {
+        let library = library?;
         println!("xtask: checked {}", crate::verify::check(platform, &library)?);
         libraries.push((platform, library));
     }
@@ -29,6 +29,13 @@ pub fn package() -> Result {
     // The editor and debug exports load the `debug` entry: ship the optimized library under both names, so users
     // never carry a large unoptimized build.
     for (platform, library) in &libraries {
+        if library.is_dir() {
+            // The iOS `.xcframework`: a folder.
+            for name in [platform.library_name(false), platform.library_name(true)] {
+                add_dir(&mut zip, library, &format!("addons/reach2d/bin/{name}"), options, &mut count)?;
+            }
+            continue;
+        }
         let bytes = std::fs::read(library).map_err(|e| format!("cannot read {}: {e}", library.display()))?;
         for name in [platform.library_name(false), platform.library_name(true)] {
             zip.start_file(format!("addons/reach2d/bin/{name}"), options).map_err(|e| e.to_string())?;

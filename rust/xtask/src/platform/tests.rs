@@ -22,5 +22,6 @@ fn parses_names_and_triples() {
     }
     assert_eq!(Platform::parse("web"), Ok(Platform::WEB.to_vec()));
     assert_eq!(Platform::parse("wasm32-unknown-emscripten"), Ok(Platform::WEB.to_vec()));
+    assert_eq!(Platform::parse("android"), Ok(Platform::ANDROID.to_vec()));
     assert!(Platform::parse("amiga").unwrap_err().contains("linux-arm64"));
 }

@@ -5,7 +5,8 @@
 //! of exactly the installed compiler's version: Debian's `rust-src` package, fetched into `target/rust-src/<ver>`.
 //! Linkers: Debian's MinGW-w64 (Windows), `gcc-aarch64-linux-gnu` (Linux arm64), and zig through
 //! `cargo-zigbuild` from PyPI in a private virtualenv under `target/zig-venv` (macOS, one universal dylib).
-//! The web: emscripten (`toolchain/emscripten.rs`).
+//! The web: emscripten (`toolchain/emscripten.rs`). Android: Debian's clang-19 and lld with a sysroot made here
+//! (`toolchain/android.rs`). iOS: no linker (static libraries, `toolchain/ios.rs`).
 //! Running the results: Wine (Windows), `qemu-aarch64` (arm64) and Node.js (web), with their own setup in
 //! `commands/platforms.rs`.
 
@@ -85,6 +86,8 @@ pub fn cargo_for(platform: Platform) -> Result<Command> {
             Emscripten::locate_or_fetch()?.configure(&mut cmd)?;
             cmd
         }
+        // Android's linker and flags are set per target by `toolchain::android::configure`; iOS links nothing.
+        Platform::AndroidArm64 | Platform::AndroidX86_64 | Platform::Ios => crate::process::cargo(),
         Platform::LinuxX86_64 => unreachable!("the host platform returned above"),
     };
     cmd.current_dir(repo_root())
@@ -193,6 +196,25 @@ pub fn rust_src_library() -> Result<PathBuf> {
         return Err(format!("Debian's rust-src {version} has no {}", library.display()));
     }
     Ok(library)
+}
+
+/// The symbols Darwin's `libSystem` exports, from the `libSystem.tbd` that zig links the macOS library against
+/// (the iOS check resolves the iOS library's imports with it; see `verify/ios.rs`).
+pub fn libsystem_symbols() -> Result<std::collections::HashSet<String>> {
+    let venv = zig_venv()?;
+    let lib = venv.join("lib");
+    let tbd = fs::read_dir(&lib)
+        .map_err(|e| format!("cannot read {}: {e}", lib.display()))?
+        .flatten()
+        .map(|python| python.path().join("site-packages/ziglang/lib/libc/darwin/libSystem.tbd"))
+        .find(|path| path.is_file())
+        .ok_or_else(|| format!("zig's libSystem.tbd is not in {}", venv.display()))?;
+    let text = fs::read_to_string(&tbd).map_err(|e| format!("cannot read {}: {e}", tbd.display()))?;
+    let symbols = crate::apple_files::tbd_symbols(&text);
+    if symbols.len() < 1000 {
+        return Err(format!("{} lists only {} symbols: not Darwin's libSystem", tbd.display(), symbols.len()));
+    }
+    Ok(symbols)
 }
 
 /// A virtualenv with zig and cargo-zigbuild from PyPI, made on first use.

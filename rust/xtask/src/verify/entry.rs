@@ -1,5 +1,5 @@
-//! Godot's entry point, which every verifier checks for (its own file, so the verifiers of each format can use it
-//! without importing the module that calls them).
+//! What every verifier shares (its own file, so the verifiers of each format can use it without importing the module
+//! that calls them): Godot's entry point, and how an unreadable file is reported.
 
 use crate::process::Result;
 
@@ -13,4 +13,9 @@ pub fn require_entry(exports: &[String], entry: &str) -> Result {
     } else {
         Err(format!("does not export {entry}, so Godot cannot load it ({} exports)", exports.len()))
     }
+}
+
+/// An unreadable library, as the checks report it.
+pub fn parse_error(e: object::Error) -> String {
+    format!("not a readable library: {e}")
 }

@@ -4,10 +4,12 @@
 //! installed. A web library must be an emscripten side module that Godot's web template can link.
 
 use crate::platform::Platform;
+mod android;
 mod entry;
+pub mod ios;
 mod wasm;
 
-pub use entry::{ENTRY_SYMBOL, require_entry};
+pub use entry::{ENTRY_SYMBOL, parse_error, require_entry};
 
 use crate::process::Result;
 use object::read::elf::{ElfFile64, FileHeader};
@@ -24,6 +26,10 @@ const MAX_GLIBC: (u32, u32) = (2, 34);
 
 /// Checks `file` as `platform`'s library; returns a one-line summary for the log and the README.
 pub fn check(platform: Platform, file: &Path) -> Result<String> {
+    if platform == Platform::Ios {
+        let system = crate::toolchain::cross::libsystem_symbols()?;
+        return ios::check_xcframework(file, &system).map_err(|e| format!("ios ({}): {e}", file.display()));
+    }
     let data = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let size = format!("{:.1} MB", data.len() as f64 / 1e6);
     let detail = match platform {
@@ -33,13 +39,11 @@ pub fn check(platform: Platform, file: &Path) -> Result<String> {
         Platform::MacOs => check_universal_macho(&data),
         Platform::Web => wasm::check_side_module(&data, false),
         Platform::WebThreads => wasm::check_side_module(&data, true),
+        Platform::AndroidArm64 | Platform::AndroidX86_64 => android::check_android(&data, platform),
+        Platform::Ios => unreachable!("checked above"),
     }
     .map_err(|e| format!("{} ({}): {e}", platform.name(), file.display()))?;
     Ok(format!("{}: {size}, {detail}", platform.name()))
-}
-
-fn parse_error(e: object::Error) -> String {
-    format!("not a readable library: {e}")
 }
 
 fn check_elf(data: &[u8], arch: Architecture) -> Result<String> {
