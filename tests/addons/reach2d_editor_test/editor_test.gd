@@ -256,6 +256,14 @@ func _test_convert_button(root: Node) -> void:
 		expect(made[0].owner == root, "owned by the scene, so it saves")
 	expect(not look.enabled, "the built-in modification is disabled")
 	var history := EditorInterface.get_editor_undo_redo()
+	# The stack runs nothing now: the section offers to remove it (undoable), with the drawn pose put back.
+	var offers := EditorInterface.get_base_control().find_children("Reach2DRemoveStack", "ConfirmationDialog", true, false)
+	if expect_true(offers.size() == 1, "converting every modification offers to remove the emptied stack (found %d)" % offers.size()):
+		offers[0].confirmed.emit()
+		offers[0].hide()
+		expect(skeleton.get_modification_stack() == null, "confirming removes the stack")
+		history.get_history_undo_redo(history.get_object_history_id(skeleton)).undo()
+		expect(skeleton.get_modification_stack() == stack, "undo brings the stack back")
 	history.get_history_undo_redo(history.get_object_history_id(skeleton)).undo()
 	expect(root.get_child_count() == before and look.enabled, "undo removes the node and enables the modification again")
 	expect(root.get_node("Target").get_child_count() == target_children and fabrik.enabled, "undo removes the turned target too")
