@@ -136,7 +136,7 @@ static func run_priority(node: Node) -> int:
 static func grounder_of(node: Node) -> Node:
 	if node.get_class() != "TwoBoneIk2D" or not node.is_inside_tree():
 		return null
-	for grounder in node.get_tree().root.find_children("*", GROUNDER, true, false):
+	for grounder in _scene_of(node).find_children("*", GROUNDER, true, false):
 		if grounder.enabled and node in _legs(grounder):
 			return grounder
 	return null
@@ -389,21 +389,39 @@ static func _runs_in_batch(node: Node) -> bool:
 	return run_priority(node) == RUNTIME_PRIORITY and physics == RUNTIME_PRIORITY
 
 
+## The outermost scene [param node] belongs to (its owners' owner; in the editor the edited scene), or the tree's
+## root for a node made in code: where the nodes that act on it are searched.
+static func _scene_of(node: Node) -> Node:
+	if node.owner == null:
+		return node.get_tree().root
+	var top: Node = node.owner
+	while top.owner != null:
+		top = top.owner
+	return top
+
+
 ## A grounder's legs that are set and alive.
 static func _legs(grounder: Node) -> Array:
 	return [grounder.first_leg, grounder.second_leg].filter(func(leg): return is_instance_valid(leg))
 
 
 ## Puts every node of [param stages] back on the pose it works from, never its own output: a grounder takes back what
-## it wrote and starts afresh, each other node solves once at weight 0, which writes the pose it blends from (the
-## animated or scene pose: in a running game its bones may still hold its last result). Legs a grounder drives are
-## left as they are (their pose is the animation's).
+## it wrote and starts afresh; in the editor each other node and each leg puts the user's authored pose back (what it
+## does before the scene is saved; turning the preview off does it only at the next frame); in a running game each
+## other node solves once at weight 0, which writes the pose it blends from (the animated or scene pose: its bones may
+## still hold its last result), and the legs a grounder drives are left as they are (their pose is the animation's).
 static func _unwind(stages: Array) -> void:
 	_let_go(stages)
 	for stage in stages:
 		if stage[0] == "grounder":
+			if Engine.is_editor_hint():
+				for leg in _legs(stage[1][0]):
+					leg.notification(Node.NOTIFICATION_EDITOR_PRE_SAVE)
 			continue
 		for node in stage[1]:
+			if Engine.is_editor_hint():
+				node.notification(Node.NOTIFICATION_EDITOR_PRE_SAVE)
+				continue
 			var weight: float = node.weight
 			node.weight = 0.0
 			if stage[0] == "spring":
@@ -458,7 +476,7 @@ static func _hangs_off_notes(node: Node) -> PackedStringArray:
 	for target in targets:
 		for property in written_properties(target):
 			own[property[0]] = true
-	for other in node.get_tree().root.find_children("*", "", true, false):
+	for other in _scene_of(node).find_children("*", "", true, false):
 		if other == node or not other.get_class() in CLASSES or not other.enabled or other in targets:
 			continue
 		var driven := {}

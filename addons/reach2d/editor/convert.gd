@@ -122,7 +122,7 @@ static func stack_runs_nothing(skeleton: Variant) -> bool:
 ## Removes [param skeleton]'s SkeletonModificationStack2D when it runs nothing ([method stack_runs_nothing]): the
 ## bones first get their drawn pose back (a stack that ran leaves its last pose on them, and without the stack nothing
 ## would put the drawn one back), then the stack goes. With [param undo_redo] (an [EditorUndoRedoManager]) it is one
-## undoable action that brings the stack and the bones' transforms back.
+## undoable action; undo brings the stack back (the bones keep their drawn pose, which the stack runs from).
 ##
 ## Returns [code]{ok, notes}[/code]; [code]ok[/code] is [code]false[/code] with a note, changing nothing, when there is
 ## no stack or it still runs a modification.
@@ -146,9 +146,10 @@ static func remove_emptied_stack(skeleton: Variant, undo_redo: Object = null) ->
 	var drawn := drawn_local_transforms(skeleton)
 	if undo_redo != null:
 		undo_redo.create_action("Remove %s's emptied modification stack" % skeleton.name, UndoRedo.MERGE_DISABLE, skeleton)
+		# Undo brings the stack back only: the bones keep their drawn pose, which is also the copy the stack sets them
+		# from (writing its last pose back would make that pose the drawn one).
 		for bone in drawn:
 			undo_redo.add_do_property(bone, &"transform", drawn[bone])
-			undo_redo.add_undo_property(bone, &"transform", bone.transform)
 		undo_redo.add_do_method(skeleton, &"set_modification_stack", null)
 		undo_redo.add_undo_method(skeleton, &"set_modification_stack", stack)
 		undo_redo.add_undo_reference(stack)
