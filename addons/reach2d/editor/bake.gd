@@ -60,19 +60,21 @@ static func bake_to_animation(node: Variant, player: Variant, animation_name: St
 ## enabled grounder names is solved by the grounder.
 ##
 ## The animation is sampled every [param step] seconds (0: the animation's own step, or 1/30 s when that is 0 too;
-## at most [constant MAX_SAMPLES] samples), from 0 to its length inclusive, in order, from the pose the bones have
-## when the bake starts (in the editor, the scene's own with the previews off) posed by the animation at its start:
-## a grounder starts afresh, a spring at rest on the first sample's pose, and each later sample advances them by the
-## time between samples (the first grounder sample by one step). Then each thing a node wrote gets linear keys on a
-## value track (paths relative to the player's root node): every driven bone's [code]rotation[/code] (unwrapped:
+## at most [constant MAX_SAMPLES] samples), from 0 to its length inclusive, in order, from the pose the nodes work
+## from, never their own output (in the editor the scene's own; in a running game the animated or scene pose, which
+## each node writes by solving once at weight 0), posed by the animation at its start: a grounder starts afresh, a
+## spring at rest on the first sample's pose; the first sample advances them by one step (the game's first frame has
+## a frame's time too), each later one by the time between samples. Then each thing a node wrote gets linear keys on
+## a value track (paths relative to the player's root node): every driven bone's [code]rotation[/code] (unwrapped:
 ## consecutive keys never differ by more than PI, so the track turns the short way, like the solve), and the
 ## [code]position[/code] of a bone or node that moved (a stretching TwoBoneIk2D's tip bone, the grounder's hips).
 ## Replayed with the nodes off, the animation gives their pose at every key.
 ##
 ## [param into]: the name of a new animation in the same library to bake into (a copy of the original, which stays
 ## untouched); empty bakes into the animation itself, replacing the keys of the baked tracks. With [param undo_redo]
-## (an [EditorUndoRedoManager]) the change is one undoable action; without it, it is applied at once. The bones, the
-## hips, the player's position and the nodes' previews are put back afterwards.
+## (an [EditorUndoRedoManager]) the change is one undoable action; without it, it is applied at once. Afterwards the
+## player's position, the pose the bake started from (bones and hips) and the nodes' previews are given back, and the
+## springs rest on that pose.
 ##
 ## Returns [code]{ok = true, animation = <baked name>, keys = <samples per track>, bones = <bones keyed>, tracks =
 ## <tracks written>, nodes = <names of the nodes baked, in run order>, notes}[/code], or [code]{ok = false, error =
@@ -332,8 +334,8 @@ static func _bake(stages: Array, player: Variant, animation_name: StringName, st
 
 
 ## Runs every stage once, as one frame of the game that took [param delta] seconds ([param first]: the first sample,
-## where the springs start at rest on the pose the animation just set). Returns [code]true[/code] when every node
-## solved.
+## where the springs are first put at rest on the pose the animation just set). Returns [code]true[/code] when every
+## node solved.
 static func _run(stages: Array, delta: float, first: bool) -> bool:
 	var ok := true
 	for stage in stages:
