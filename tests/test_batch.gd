@@ -23,6 +23,34 @@ class Mover extends Node:
 			target.position += Vector2(cos(frame * 0.31), sin(frame * 0.23)) * 4.0
 
 
+## Switches its nodes to UPDATE_PHYSICS and moves their targets in its first `_physics_process` (priority 0, before
+## the batch's physics pass, after the last process pass), as a game script or a signal may.
+class Switcher extends Node:
+	var nodes: Array = []
+	var targets: Array = []
+	var done := false
+
+	func _physics_process(_delta: float) -> void:
+		if done:
+			return
+		done = true
+		for i in nodes.size():
+			nodes[i].update_mode = 1
+			targets[i].position += Vector2(0, 15)
+
+
+## Records, in the physics tick after the batch's (priority 1000), how far each tip is from its target.
+class PhysicsWatcher extends Node:
+	var tips: Array = []
+	var targets: Array = []
+	var distances: Array = []
+
+	func _physics_process(_delta: float) -> void:
+		if distances.is_empty():
+			for i in tips.size():
+				distances.append(tips[i].call().distance_to(targets[i].global_position))
+
+
 ## A chain as users have them (LENGTHS, ANGLES): every third bone, from the root, has bone_angle 0.25 (its child stays
 ## on its x axis), optionally mirrored (scale.x = -1). Returns the skeleton.
 func make_chain_with_bone_angles(mirrored: bool, position: Vector2) -> Skeleton2D:
@@ -367,3 +395,38 @@ func test_the_prefetched_address_is_the_engine_object() -> void:
 	objects.append_array(bones_of(skeleton))
 	for object in objects:
 		expect(ClassDB.class_call_static("Reach2DDebug", "object_address_is_engine_object", object), "the address godot-rust gives for %s is the engine's Object*" % object.name)
+
+
+## A node switched to UPDATE_PHYSICS after the batch's last process pass (here in a physics callback before the
+## batch's physics pass) solves in that very physics tick: the batch's physics pass, which visits only members it saw
+## in physics mode, visits them all after a mode change.
+func test_a_node_switched_to_physics_mode_solves_in_the_next_physics_tick() -> void:
+	var switcher := Switcher.new()
+	var watcher := PhysicsWatcher.new()
+	watcher.process_physics_priority = 1000
+	var x := 200.0
+	for klass in ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D"]:
+		for mirrored in [false, true]:
+			var skeleton := make_chain_with_bone_angles(mirrored, Vector2(x, 300))
+			var target := make_target(skeleton.global_position + Vector2(-30 if mirrored else 30, 20))
+			var tip := Nodes.tip_index(klass, LENGTHS.size())
+			var ik := make_ik(klass, skeleton, target, 0, tip, 0)
+			switcher.nodes.append(ik)
+			switcher.targets.append(target)
+			var bones := bones_of(skeleton)
+			var tip_bone: Bone2D = bones[tip if tip >= 0 else bones.size() - 1]
+			watcher.tips.append(func(): return bone_end(tip_bone))
+			watcher.targets.append(target)
+			x += 150.0
+	await wait_frames(3)
+	add_child(switcher)
+	move_child(switcher, 0)
+	add_child(watcher)
+	for i in 30:
+		await get_tree().physics_frame
+		if not watcher.distances.is_empty():
+			break
+	if not expect(watcher.distances.size() == switcher.nodes.size(), "the watcher saw the physics tick after the switch"):
+		return
+	for i in watcher.distances.size():
+		expect(watcher.distances[i] < 0.6, "%s (%d) reached its moved target in the physics tick it was switched in (%.3f px away)" % [switcher.nodes[i].get_class(), i, watcher.distances[i]])

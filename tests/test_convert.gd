@@ -436,3 +436,127 @@ func test_audit_chain_settings() -> void:
 					print("AUDIT %s %s, %s%s:%s" % [kind, setting[0], drawn, " mirrored" if mirrored else "", line])
 			if kind == "fabrik" and setting[0] != "magnet":
 				print("AUDIT %s %s: unmirrored, the converted joints within %.2f px of the built-in's" % [kind, setting[0], worst_pose])
+
+
+## Saves `root` as the editor saves a scene (every node told EDITOR_PRE_SAVE first, so a Bone2D whose stack ran holds
+## its drawn transform while the scene is packed, then EDITOR_POST_SAVE) and opens the file again under this test
+## node. Returns the reopened root.
+func save_and_reopen(root: Node) -> Node:
+	root.propagate_notification(NOTIFICATION_EDITOR_PRE_SAVE)
+	var packed := PackedScene.new()
+	var packed_ok := packed.pack(root) == OK
+	root.propagate_notification(NOTIFICATION_EDITOR_POST_SAVE)
+	expect(packed_ok and ResourceSaver.save(packed, SAVED) == OK, "the converted scene saves")
+	var reopened: Node = (ResourceLoader.load(SAVED, "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene).instantiate()
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(SAVED))
+	add_child(reopened)
+	return reopened
+
+
+## Issue 31 item 2: in the editor the built-in stack runs all the time, so the bones show its pose while each keeps
+## the drawn one aside, and the drawn one is what a saved and reopened scene holds. The converter must choose
+## flip_bend from the drawn pose, whether it converts before or after the built-in ran, and must not write the
+## built-in's pose over the drawn one. Before the fix, converting after the built-in ran read the side from the
+## built-in's pose (the knee then bent the other way than the built-in's wherever the drawn side differs from it) and
+## its probe left the built-in's pose in the bones' drawn copy, so the scene saved it.
+func test_two_bone_side_is_read_from_the_drawn_pose_in_either_order() -> void:
+	var drawings := {"bent +": [0.3, -0.5], "bent -": [-0.3, 0.5], "straight": [0.2, 0.45]}
+	var worst := 0.0
+	var compared := 0
+	for drawn in drawings:
+		for mirrored in [false, true]:
+			for flip in [false, true]:
+				for order in ["convert first", "built-in first"]:
+					for at in [Vector2(470, 360), Vector2(360, 380)]:
+						var target_at: Vector2 = Vector2(800.0 - at.x, at.y) if mirrored else at
+						var case := make_scene(SkeletonModification2DTwoBoneIK.new(), func(m, s):
+							m.set_joint_one_bone2d_node(NodePath("bone_0"))
+							m.set_joint_two_bone2d_node(NodePath("bone_0/bone_1"))
+							m.set_flip_bend_direction(flip)
+							m.set_target_node(s.get_path_to(s.get_parent().get_node("Target"))), target_at, 2, drawings[drawn])
+						if mirrored:
+							case["skeleton"].scale = Vector2(-1, 1)
+						var label := "%s%s flip=%s, %s, target %s" % [drawn, " mirrored" if mirrored else "", flip, order, at]
+						var bones: Array = case["bones"]
+						var start := rotations_of(bones)
+						var modification: SkeletonModification2D = case["stack"].get_modification(0)
+						var result := {}
+						if order == "built-in first":
+							# The bones now show the built-in's pose, as in the editor before converting.
+							run_builtin(case, 1)
+							result = Convert.convert_modifications(case["skeleton"])
+						else:
+							result = Convert.convert_modifications(case["skeleton"])
+							modification.enabled = true
+							run_builtin(case, 1)
+							modification.enabled = false
+						var builtin_knee: Vector2 = bones[1].global_position
+						var builtin_end := bone_end(bones[1])
+						if not expect(result["ok"] and result["nodes"].size() == 1 and result["stack_emptied"], "%s: one node, the stack emptied (%s)" % [label, result]):
+							case["root"].free()
+							continue
+						var reopened := save_and_reopen(case["root"])
+						var reopened_bones := [reopened.get_node("Skeleton/bone_0"), reopened.get_node("Skeleton/bone_0/bone_1")]
+						var saved_off := largest_rotation_difference(rotations_of(reopened_bones), start)
+						expect(saved_off < 1e-5, "%s: the scene saves the drawn pose, not the built-in's (%.6f rad off)" % [label, saved_off])
+						# The drawn pose on the bones (what the reopened scene must hold, checked above), then one solve.
+						for i in 2:
+							reopened_bones[i].rotation = start[i]
+						var node: Node2D = reopened.find_children("*", "TwoBoneIk2D", true, false)[0]
+						node.update_mode = 2
+						node.solve()
+						var knee_error: float = reopened_bones[1].global_position.distance_to(builtin_knee)
+						var end_error := bone_end(reopened_bones[1]).distance_to(builtin_end)
+						worst = maxf(worst, maxf(knee_error, end_error))
+						compared += 1
+						expect(knee_error < 0.01 and end_error < 0.01, "%s: after reopening, the converted knee and foot are the built-in's (knee %.3f px, foot %.3f px off; flip_bend %s)" % [label, knee_error, end_error, node.flip_bend])
+						reopened.free()
+						case["root"].free()
+	print("two-bone, converted before or after the built-in ran, saved and reopened: %d cases, knee and foot within %.5f px of the built-in's" % [compared, worst])
+	expect(compared == 3 * 2 * 2 * 2 * 2, "every case was compared (%d)" % compared)
+
+
+## A stack that runs nothing still sets every bone's transform from a copy each frame: the converter says so, and
+## remove_emptied_stack takes it away with the drawn pose put back on the bones (the built-in's last pose stays on
+## them otherwise); a stack that still runs a modification is refused with its name, changing nothing.
+func test_an_emptied_stack_can_be_removed_with_the_drawn_pose_back() -> void:
+	var case := make_scene(SkeletonModification2DTwoBoneIK.new(), func(m, s):
+		m.set_joint_one_bone2d_node(NodePath("bone_0"))
+		m.set_joint_two_bone2d_node(NodePath("bone_0/bone_1"))
+		m.set_target_node(s.get_path_to(s.get_parent().get_node("Target"))), Vector2(430, 380), 2, [-0.3, 0.5])
+	var skeleton: Skeleton2D = case["skeleton"]
+	var bones: Array = case["bones"]
+	var start := rotations_of(bones)
+	var builtin := run_builtin(case, 1)
+	expect(largest_rotation_difference(builtin, start) > 0.1, "the built-in moved the bones (%s, drawn %s)" % [builtin, start])
+	var jiggle := SkeletonModification2DJiggle.new()
+	case["stack"].add_modification(jiggle)
+	var result := Convert.convert_modifications(skeleton)
+	expect(result["ok"] and not result["stack_emptied"], "the jiggle still runs: the stack is not emptied (%s)" % [result])
+	var refused := Convert.remove_emptied_stack(skeleton)
+	expect(not refused["ok"] and "Jiggle" in "\n".join(refused["notes"]) and skeleton.get_modification_stack() == case["stack"], "a stack that still runs the jiggle is refused, naming it (%s)" % [refused])
+	expect(largest_rotation_difference(rotations_of(bones), builtin) < 1e-6, "a refusal changes no bone")
+	jiggle.enabled = false
+	expect(Convert.stack_runs_nothing(skeleton), "with the jiggle disabled the stack runs nothing")
+	var removed := Convert.remove_emptied_stack(skeleton)
+	expect(removed["ok"] and skeleton.get_modification_stack() == null, "the emptied stack is removed (%s)" % [removed])
+	var back := largest_rotation_difference(rotations_of(bones), start)
+	expect(back < 1e-6, "the bones are back in their drawn pose (%.7f rad off)" % back)
+	expect(not Convert.stack_runs_nothing(skeleton), "no stack: nothing to remove")
+	var again := Convert.remove_emptied_stack(skeleton)
+	expect(not again["ok"] and "no SkeletonModificationStack2D" in "\n".join(again["notes"]), "removing again is refused (%s)" % [again])
+	var sprite := Sprite2D.new()
+	expect(not Convert.remove_emptied_stack(sprite)["ok"] and not Convert.remove_emptied_stack(null)["ok"], "what is not a skeleton is refused")
+	sprite.free()
+	# A disabled stack runs nothing either; a conversion that disables every modification says the stack is emptied.
+	var second := make_scene(SkeletonModification2DLookAt.new(), func(m, s):
+		m.set_bone2d_node(NodePath("bone_0"))
+		m.set_target_node(s.get_path_to(s.get_parent().get_node("Target"))), Vector2(480, 300), 1)
+	var converted := Convert.convert_modifications(second["skeleton"])
+	expect(converted["stack_emptied"] and "runs nothing" in "\n".join(converted["notes"]), "the converter says the stack now runs nothing (%s)" % [converted])
+	second["stack"].get_modification(0).enabled = true
+	second["stack"].enabled = false
+	expect(Convert.stack_runs_nothing(second["skeleton"]), "a disabled stack runs nothing")
+	print("emptied stack: refused while the jiggle runs, removed once it does not, bones back within %s rad of the drawn pose" % back)
+	second["root"].free()
+	case["root"].free()

@@ -1,16 +1,16 @@
 @tool
 extends EditorInspectorPlugin
-## The inspector section of a Reach2D IK node that bakes its IK into an animation of an AnimationPlayer of the edited
-## scene (editor/bake.gd does the work), into a copy or, after a confirmation, into the animation itself.
+## The inspector section of a Reach2D node that bakes it, or every Reach2D node of its character ("Whole character":
+## those under the chosen AnimationPlayer's root node, in the game's order), into an animation of an AnimationPlayer
+## of the edited scene (editor/bake.gd does the work), into a copy or, after a confirmation, into the animation itself.
 
 const Bake := preload("res://addons/reach2d/editor/bake.gd")
-const IK_CLASSES := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "PathChain2D"]
 
 var undo_redo: EditorUndoRedoManager
 
 
 func _can_handle(object: Object) -> bool:
-	return object is Node2D and IK_CLASSES.has(object.get_class())
+	return object is Node2D and Bake.CLASSES.has(object.get_class())
 
 
 func _parse_begin(object: Object) -> void:
@@ -23,7 +23,7 @@ func make_panel(ik: Node2D) -> Control:
 	panel.name = "Reach2DBake"
 	var title := Label.new()
 	title.text = "Bake IK to Animation"
-	title.tooltip_text = "Sample an animation with this IK node solving and key the solved bone rotations."
+	title.tooltip_text = "Sample an animation with this node (or the whole character) running as in the game and key what it writes."
 	panel.add_child(title)
 	var choice := OptionButton.new()
 	choice.name = "Animation"
@@ -60,6 +60,13 @@ func make_panel(ik: Node2D) -> Control:
 	copy.tooltip_text = "Bake into a new animation '<name>_ik' and leave the original untouched."
 	row.add_child(copy)
 	panel.add_child(row)
+	var whole := CheckBox.new()
+	whole.name = "WholeCharacter"
+	whole.text = "Whole character"
+	# A grounder's leg bakes only with its grounder: offer the character bake at once.
+	whole.button_pressed = Bake.grounder_of(ik) != null
+	whole.tooltip_text = "Bake every Reach2D node under the AnimationPlayer's root node together, in the order the game runs them (grounders, the IK nodes and rigs, springs), and key everything they write."
+	panel.add_child(whole)
 	var button := Button.new()
 	button.name = "BakeButton"
 	button.text = "Bake"
@@ -70,28 +77,31 @@ func make_panel(ik: Node2D) -> Control:
 			return
 		var player: AnimationPlayer = entries[choice.selected][0]
 		var animation_name: StringName = entries[choice.selected][1]
+		var what: Node = player.get_node_or_null(player.root_node) if whole.button_pressed else ik
 		if copy.button_pressed:
-			bake(ik, player, animation_name, step.value, free_name(player, animation_name))
+			bake(what, player, animation_name, step.value, free_name(player, animation_name))
 		else:
-			confirm_in_place(panel, ik, player, animation_name, step.value))
+			confirm_in_place(panel, what, player, animation_name, step.value))
 	panel.add_child(button)
 	return panel
 
 
-## Bakes through the editor's undo history and reports the result in the output panel.
-func bake(ik: Node2D, player: AnimationPlayer, animation_name: StringName, step: float, into: StringName) -> Dictionary:
-	var result := Bake.bake_to_animation(ik, player, animation_name, step, into, undo_redo)
+## Bakes [param what] (a Reach2D node alone, or any other node: every Reach2D node under it) through the editor's
+## undo history and reports the result in the output panel.
+func bake(what: Node, player: AnimationPlayer, animation_name: StringName, step: float, into: StringName) -> Dictionary:
+	var result := Bake.bake_to_animation(what, player, animation_name, step, into, undo_redo) if Bake.CLASSES.has(what.get_class()) \
+		else Bake.bake_character(what, player, animation_name, step, into, undo_redo)
 	if result["ok"]:
-		print("Reach2D: baked %s into '%s': %d keys for each of %d bones." % [ik.name, result["animation"], result["keys"], result["bones"]])
+		print("Reach2D: baked %s into '%s': %d keys on each of %d tracks (%d bones)." % [", ".join(result["nodes"]), result["animation"], result["keys"], result["tracks"], result["bones"]])
 	return result
 
 
 ## Baking into the animation itself replaces keys: ask first (the bake can still be undone).
-func confirm_in_place(owner: Control, ik: Node2D, player: AnimationPlayer, animation_name: StringName, step: float) -> void:
+func confirm_in_place(owner: Control, what: Node, player: AnimationPlayer, animation_name: StringName, step: float) -> void:
 	var dialog := ConfirmationDialog.new()
 	dialog.name = "ConfirmBake"
-	dialog.dialog_text = "Replace the rotation keys of %s's bones in '%s' with the baked IK pose?\n(Edit > Undo restores them.)" % [ik.name, animation_name]
-	dialog.confirmed.connect(func(): bake(ik, player, animation_name, step, &""))
+	dialog.dialog_text = "Replace the keys of what %s writes in '%s' with the baked pose?\n(Edit > Undo restores them.)" % [what.name, animation_name]
+	dialog.confirmed.connect(func(): bake(what, player, animation_name, step, &""))
 	dialog.visibility_changed.connect(func():
 		if not dialog.visible:
 			dialog.queue_free())

@@ -2,7 +2,9 @@
 extends RefCounted
 ## Converts a Skeleton2D's built-in SkeletonModificationStack2D into Reach2D nodes: each FABRIK, CCDIK, TwoBoneIK
 ## and LookAt modification becomes a FabrikChain2D, CcdChain2D, TwoBoneIk2D or LookAt2D with the same target, bones,
-## angle limits and bend side, and is disabled. Works from scripts without the editor plugin:
+## angle limits and bend side, and is disabled; a stack left running nothing can then be removed
+## ([method remove_emptied_stack]). The bones are read as drawn (as a saved scene holds them), never in the pose a
+## stack that ran left on them, and nothing is written to them. Works from scripts without the editor plugin:
 ##
 ##     const Convert := preload("res://addons/reach2d/editor/convert.gd")
 ##     var result := Convert.convert_modifications($Skeleton2D)
@@ -17,7 +19,8 @@ const SEAM := PI
 ## by the skeleton's owner so it saves with the scene, and disables each converted modification. With
 ## [param undo_redo] (an [EditorUndoRedoManager]) it is one undoable action.
 ##
-## Returns [code]{ok, nodes = [created nodes], notes = [what was not carried over, one line each]}[/code];
+## Returns [code]{ok, nodes = [created nodes], notes = [what was not carried over, one line each],
+## stack_emptied}[/code] ([code]stack_emptied[/code]: the stack now runs nothing, see [method stack_runs_nothing]);
 ## [code]ok[/code] is [code]false[/code] with a note when there is nothing to convert.
 static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -> Dictionary:
 	var notes := PackedStringArray()
@@ -36,6 +39,8 @@ static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -
 		owner = skeleton
 	var made := []  # [node, modification]
 	var added := {}  # IK node -> [parent, child]: a node the conversion adds for it
+	# What the new nodes will read once the scene is saved and reopened: the drawn pose, not the one the stack left.
+	var drawn := drawn_local_transforms(skeleton)
 	for i in stack.get_modification_count():
 		var modification := stack.get_modification(i)
 		if modification == null:
@@ -50,7 +55,7 @@ static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -
 		elif modification is SkeletonModification2DCCDIK:
 			node = _from_ccdik(skeleton, modification, label, notes)
 		elif modification is SkeletonModification2DTwoBoneIK:
-			node = _from_two_bone(skeleton, modification, label, notes)
+			node = _from_two_bone(skeleton, modification, label, notes, drawn)
 		elif modification is SkeletonModification2DLookAt:
 			node = _from_look_at(skeleton, modification, label, notes)
 		else:
@@ -89,7 +94,97 @@ static func convert_modifications(skeleton: Variant, undo_redo: Object = null) -
 			pair[1].enabled = false
 	if undo_redo != null:
 		undo_redo.commit_action()
-	return {"ok": true, "nodes": nodes, "notes": notes}
+	var emptied := stack_runs_nothing(skeleton)
+	if emptied:
+		notes.append("convert: %s's SkeletonModificationStack2D now runs nothing, but while it is there the skeleton still sets every bone's transform from a copy each frame; remove it (remove_emptied_stack, or the button in the Skeleton2D's inspector)" % skeleton.name)
+	return {"ok": true, "nodes": nodes, "notes": notes, "stack_emptied": emptied}
+
+
+## [code]true[/code] when [param skeleton] has a SkeletonModificationStack2D that runs no modification: none, all
+## disabled (as a conversion leaves them), or the stack itself disabled. Such a stack still changes what the engine
+## does: every frame the skeleton sets each bone's transform from a copy it keeps (Skeleton2D.execute_modifications),
+## and a modification enabled later runs again.
+static func stack_runs_nothing(skeleton: Variant) -> bool:
+	if not is_instance_valid(skeleton) or not skeleton is Skeleton2D:
+		return false
+	var stack: SkeletonModificationStack2D = skeleton.get_modification_stack()
+	if stack == null:
+		return false
+	if not stack.enabled:
+		return true
+	for i in stack.get_modification_count():
+		var modification := stack.get_modification(i)
+		if modification != null and modification.enabled:
+			return false
+	return true
+
+
+## Removes [param skeleton]'s SkeletonModificationStack2D when it runs nothing ([method stack_runs_nothing]): the
+## bones first get their drawn pose back (a stack that ran leaves its last pose on them, and without the stack nothing
+## would put the drawn one back), then the stack goes. With [param undo_redo] (an [EditorUndoRedoManager]) it is one
+## undoable action; undo brings the stack back (the bones keep their drawn pose, which the stack runs from).
+##
+## Returns [code]{ok, notes}[/code]; [code]ok[/code] is [code]false[/code] with a note, changing nothing, when there is
+## no stack or it still runs a modification.
+static func remove_emptied_stack(skeleton: Variant, undo_redo: Object = null) -> Dictionary:
+	var notes := PackedStringArray()
+	if not is_instance_valid(skeleton) or not skeleton is Skeleton2D:
+		notes.append("remove stack: pick the Skeleton2D whose modification stack to remove")
+		return {"ok": false, "notes": notes}
+	var stack: SkeletonModificationStack2D = skeleton.get_modification_stack()
+	if stack == null:
+		notes.append("remove stack: %s has no SkeletonModificationStack2D" % skeleton.name)
+		return {"ok": false, "notes": notes}
+	if not stack_runs_nothing(skeleton):
+		var running := []
+		for i in stack.get_modification_count():
+			var modification := stack.get_modification(i)
+			if modification != null and modification.enabled:
+				running.append("modification %d (%s)" % [i, modification.get_class()])
+		notes.append("remove stack: %s's stack still runs %s; convert or disable them first" % [skeleton.name, ", ".join(running)])
+		return {"ok": false, "notes": notes}
+	var drawn := drawn_local_transforms(skeleton)
+	if undo_redo != null:
+		undo_redo.create_action("Remove %s's emptied modification stack" % skeleton.name, UndoRedo.MERGE_DISABLE, skeleton)
+		# Undo brings the stack back only: the bones keep their drawn pose, which is also the copy the stack sets them
+		# from (writing its last pose back would make that pose the drawn one).
+		for bone in drawn:
+			undo_redo.add_do_property(bone, &"transform", drawn[bone])
+		undo_redo.add_do_method(skeleton, &"set_modification_stack", null)
+		undo_redo.add_undo_method(skeleton, &"set_modification_stack", stack)
+		undo_redo.add_undo_reference(stack)
+		undo_redo.commit_action()
+	else:
+		for bone in drawn:
+			bone.transform = drawn[bone]
+		skeleton.set_modification_stack(null)
+	return {"ok": true, "notes": notes}
+
+
+## Each Bone2D under [param skeleton] mapped to its drawn local transform: the one a saved scene holds and a reopened
+## one gives back. While a modification stack runs, a Bone2D shows the stack's pose and keeps the drawn transform
+## aside (and saves that); the editor's save notifications swap the two, so they are read here by swapping and
+## swapping back, changing nothing. Without the editor's code (an export template) it is the current transform.
+static func drawn_local_transforms(skeleton: Node) -> Dictionary:
+	var bones := skeleton.find_children("*", "Bone2D", true, false)
+	var drawn := {}
+	for bone in bones:
+		bone.notification(Node.NOTIFICATION_EDITOR_PRE_SAVE)
+	for bone in bones:
+		drawn[bone] = bone.transform
+	for bone in bones:
+		bone.notification(Node.NOTIFICATION_EDITOR_POST_SAVE)
+	return drawn
+
+
+## [param node]'s global transform with every Bone2D in [param drawn] (from [method drawn_local_transforms]) at its
+## drawn local transform, computed without touching a node.
+static func drawn_global_transform(node: Node, drawn: Dictionary) -> Transform2D:
+	if not node is CanvasItem:
+		return Transform2D.IDENTITY
+	if not drawn.has(node):
+		return node.get_global_transform()
+	return drawn_global_transform(node.get_parent(), drawn) * drawn[node]
 
 
 ## The Reach2D limit [min, max] (radians in [-PI, PI], on the bone's local rotation) that allows what Godot's
@@ -199,7 +294,7 @@ static func _from_ccdik(skeleton: Skeleton2D, modification: SkeletonModification
 	return node
 
 
-static func _from_two_bone(skeleton: Skeleton2D, modification: SkeletonModification2DTwoBoneIK, label: String, notes: PackedStringArray) -> Node2D:
+static func _from_two_bone(skeleton: Skeleton2D, modification: SkeletonModification2DTwoBoneIK, label: String, notes: PackedStringArray, drawn: Dictionary) -> Node2D:
 	var first := _joint_bone(skeleton, modification.get_joint_one_bone2d_node(), modification.get_joint_one_bone_idx())
 	var second := _joint_bone(skeleton, modification.get_joint_two_bone2d_node(), modification.get_joint_two_bone_idx())
 	if not _is_chain([first, second]):
@@ -210,9 +305,10 @@ static func _from_two_bone(skeleton: Skeleton2D, modification: SkeletonModificat
 	node.root_bone = first
 	node.tip_bone = second
 	# The built-in bends to a fixed side (its flag and the bones' scale signs decide it); TwoBoneIk2D bends the way
-	# the limb is drawn, flip_bend the other way. Keep the built-in's side for this rig as drawn.
-	var builtin_side := builtin_two_bone_side(first, second, modification.get_flip_bend_direction())
-	node.flip_bend = builtin_side != 0 and builtin_side != reach2d_two_bone_side(first, second)
+	# the limb is drawn, flip_bend the other way. Keep the built-in's side for this rig as drawn: the pose the new node
+	# reads once the scene is saved and reopened, not the one the built-in left on the bones if it ran.
+	var builtin_side := builtin_two_bone_side(first, second, modification.get_flip_bend_direction(), drawn)
+	node.flip_bend = builtin_side != 0 and builtin_side != reach2d_two_bone_side(first, second, drawn)
 	if modification.get_target_minimum_distance() > 0.0 or modification.get_target_maximum_distance() > 0.0:
 		notes.append("%s: target_minimum_distance / target_maximum_distance have no Reach2D equivalent (dropped)" % label)
 	return node
@@ -239,52 +335,51 @@ static func _from_look_at(skeleton: Skeleton2D, modification: SkeletonModificati
 
 
 ## The side the built-in SkeletonModification2DTwoBoneIK bends [param first]/[param second] to, as the sign of
-## cross(target - root, knee - root) on global points (+1 or -1; 0 when the bones cannot tell). The built-in's side
-## does not depend on the target, so it is measured on one reachable probe target by running the built-in's own
-## steps (SkeletonModification2DTwoBoneIK::_execute: the same global-rotation and rotation writes, so negative
-## scales count exactly as the built-in counts them); the bones are put back as they were.
-static func builtin_two_bone_side(first: Bone2D, second: Bone2D, flip: bool) -> int:
-	var scale_one := first.get_global_scale()
-	var scale_two := second.get_global_scale()
+## cross(target - root, knee - root) on global points (+1 or -1; 0 when the bones cannot tell), for the bones at their
+## local transforms in [param drawn] (from [method drawn_local_transforms]; a bone not in it at its current one). The
+## built-in's side does not depend on the target, so it is measured on one reachable probe target by following the
+## built-in's own steps (SkeletonModification2DTwoBoneIK::_execute: the first bone's global rotation set, which keeps
+## its global scale and drops its skew, so negative scales count exactly as the built-in counts them) on transforms
+## only: no node is written.
+static func builtin_two_bone_side(first: Bone2D, second: Bone2D, flip: bool, drawn := {}) -> int:
+	var first_global := drawn_global_transform(first, drawn)
+	var second_local: Transform2D = drawn.get(second, second.transform)
+	var scale_one := first_global.get_scale()
+	var scale_two := (first_global * second_local).get_scale()
 	var upper := first.get_length() * minf(absf(scale_one.x), absf(scale_one.y))
 	var lower := second.get_length() * minf(absf(scale_two.x), absf(scale_two.y))
 	if not (upper > 0.0 and lower > 0.0 and is_finite(upper + lower)):
 		return 0
-	var root := first.global_position
+	var root := first_global.origin
 	var distance := maxf(upper, lower)  # strictly between |upper - lower| and upper + lower: a bent limb
 	var probe := root + Vector2.from_angle(0.7) * distance
 	var angle_0 := acos((distance * distance + upper * upper - lower * lower) / (2.0 * distance * upper))
-	var angle_1 := acos((lower * lower + upper * upper - distance * distance) / (2.0 * lower * upper))
 	if flip:
 		angle_0 = -angle_0
-		angle_1 = -angle_1
-	var saved := [first.transform, second.transform]
 	var aim := (probe - root).angle()
-	if signf(scale_one.x) == signf(scale_one.y):
-		first.global_rotation = aim - angle_0 - first.get_bone_angle()
-	else:
-		first.global_rotation = aim + angle_0 + first.get_bone_angle()
-	second.rotation = -PI - angle_1 - second.get_bone_angle() + first.get_bone_angle()
-	var knee := second.global_position
-	first.transform = saved[0]
-	second.transform = saved[1]
+	var turn := aim - angle_0 - first.get_bone_angle() if signf(scale_one.x) == signf(scale_one.y) else aim + angle_0 + first.get_bone_angle()
+	# Node2D.set_global_rotation: the global transform turned to `turn`, its scale kept (the sign of the y axis
+	# too), its skew dropped. The knee is the second bone's origin in it; the second bone's own turn does not move it.
+	var knee := Transform2D(turn, scale_one, 0.0, root) * second_local.origin
 	return int(signf((probe - root).cross(knee - root)))
 
 
 ## The side a TwoBoneIk2D without flip_bend or pole bends [param first]/[param second] to, in the same measure as
-## [method builtin_two_bone_side]: the side the limb is drawn bent to (its knee against the line from the root to
-## the end of the lower bone), or for a straight limb cross > 0 in the root's parent frame.
-static func reach2d_two_bone_side(first: Bone2D, second: Bone2D) -> int:
-	var root := first.global_position
-	var knee := second.global_position
-	var end := second.global_transform * (Vector2.from_angle(second.get_bone_angle()) * second.get_length())
+## [method builtin_two_bone_side], for the bones at their local transforms in [param drawn]: the side the limb is
+## drawn bent to (its knee against the line from the root to the end of the lower bone), or for a straight limb
+## cross > 0 in the root's parent frame.
+static func reach2d_two_bone_side(first: Bone2D, second: Bone2D, drawn := {}) -> int:
+	var first_global := drawn_global_transform(first, drawn)
+	var second_global: Transform2D = first_global * drawn.get(second, second.transform)
+	var root := first_global.origin
+	var knee := second_global.origin
+	var end := second_global * (Vector2.from_angle(second.get_bone_angle()) * second.get_length())
 	var to_end := end - root
 	var to_knee := knee - root
 	var sine := to_end.normalized().cross(to_knee.normalized())
 	if absf(sine) > 1e-4:
 		return int(signf(sine))
-	var parent_frame: Transform2D = first.get_parent().global_transform if first.get_parent() is CanvasItem else Transform2D.IDENTITY
-	return 1 if parent_frame.determinant() >= 0.0 else -1
+	return 1 if drawn_global_transform(first.get_parent(), drawn).determinant() >= 0.0 else -1
 
 
 static func _carry_limit(node: Node2D, index: int, min_angle: float, max_angle: float, invert: bool, local: bool, label: String, notes: PackedStringArray) -> void:

@@ -3,6 +3,8 @@
 //! configuration warnings. The solve itself (check setup → read → solve → write) is each node's own, in its file
 //! under `nodes/` ([`BoneDriver`]); at run time the batcher (`batch/`) calls [`tick`] for it.
 
+use std::cell::Cell;
+
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Engine, Node, Node2D};
 use godot::meta::GodotConvert;
@@ -62,14 +64,35 @@ impl Var for UpdateMode {
         field.index()
     }
     fn var_set(field: &mut Self, value: i64) {
+        let was = *field;
         checked::set_choice(field, "update_mode", value);
+        note_mode_change(was, *field);
     }
     fn var_pub_get(field: &Self) -> Self {
         *field
     }
     fn var_pub_set(field: &mut Self, value: Self) {
+        note_mode_change(*field, value);
         *field = value;
     }
+}
+
+thread_local! {
+    /// Set when some node's `update_mode` changed since the batch last looked ([`take_mode_change`]).
+    static MODE_CHANGED: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note_mode_change(was: UpdateMode, now: UpdateMode) {
+    if was != now {
+        MODE_CHANGED.with(|changed| changed.set(true));
+    }
+}
+
+/// `true` once after any node's `update_mode` changed. The batch's physics pass visits only the members it last saw
+/// in physics mode; after a change it visits them all, so a node switched to physics mode after the last process
+/// pass (from a physics callback, a signal, a later script) solves at the very next physics tick.
+pub fn take_mode_change() -> bool {
+    MODE_CHANGED.with(|changed| changed.replace(false))
 }
 
 impl Export for UpdateMode {}

@@ -213,6 +213,16 @@ func _test_bake_button(root: Node, ik: Node2D) -> void:
 	player.assigned_animation = "reach"
 	ik.enabled = true
 	ik.editor_preview = true
+	# "Whole character": every Reach2D node under the player's root node, into the next free name.
+	var whole: CheckBox = panels[0].find_child("WholeCharacter", true, false)
+	if expect_true(whole != null and not whole.button_pressed, "the section offers the whole-character bake, off for a node no grounder drives"):
+		whole.button_pressed = true
+		button.pressed.emit()
+		expect(library.has_animation("reach_ik2"), "the whole character bakes into 'reach_ik2' (library holds %s)" % [library.get_animation_list()])
+		if library.has_animation("reach_ik2"):
+			undo.undo()
+			expect(not library.has_animation("reach_ik2"), "undo removes the character's bake")
+		whole.button_pressed = false
 	print("editor bake button: %d tracks x %d keys in 'reach_ik', end at %s, undo/redo ok" % [baked.get_track_count(), baked.track_get_key_count(1), end])
 
 
@@ -262,6 +272,14 @@ func _test_convert_button(root: Node) -> void:
 		expect(made[0].owner == root, "owned by the scene, so it saves")
 	expect(not look.enabled, "the built-in modification is disabled")
 	var history := EditorInterface.get_editor_undo_redo()
+	# The stack runs nothing now: the section offers to remove it (undoable), with the drawn pose put back.
+	var offers := EditorInterface.get_base_control().find_children("Reach2DRemoveStack", "ConfirmationDialog", true, false)
+	if expect_true(offers.size() == 1, "converting every modification offers to remove the emptied stack (found %d)" % offers.size()):
+		offers[0].confirmed.emit()
+		offers[0].hide()
+		expect(skeleton.get_modification_stack() == null, "confirming removes the stack")
+		history.get_history_undo_redo(history.get_object_history_id(skeleton)).undo()
+		expect(skeleton.get_modification_stack() == stack, "undo brings the stack back")
 	history.get_history_undo_redo(history.get_object_history_id(skeleton)).undo()
 	expect(root.get_child_count() == before and look.enabled, "undo removes the node and enables the modification again")
 	expect(root.get_node("Target").get_child_count() == target_children and fabrik.enabled, "undo removes the turned target too")
@@ -348,8 +366,10 @@ func _test_path_roundtrip() -> void:
 		await get_tree().process_frame
 
 
-## FootGrounder2D writes nothing in the editor: a grounded leg without a target keeps the authored pose (and warns of
-## no missing target), the hips keep their position over a floor the rays would hit, and advance() refuses.
+## FootGrounder2D writes nothing in the editor by itself: a grounded leg without a target keeps the authored pose (and
+## warns of no missing target), the hips keep their position over a floor the rays hit. advance() grounds when called
+## (the bake's way: the editor runs no physics, but its rays answer), and saving takes back what it wrote. The bake
+## of the grounder keys its hips and legs in the editor and leaves nothing written.
 func _test_grounder(root: Node, ik: Node2D) -> void:
 	ik.editor_preview = false
 	for i in 3:
@@ -370,7 +390,8 @@ func _test_grounder(root: Node, ik: Node2D) -> void:
 	floor.add_child(shape)
 	root.add_child(floor)
 	var grounder: Node2D = ClassDB.instantiate("FootGrounder2D")
-	grounder.position = Vector2(400, 500)
+	# The ground line 30 px above the floor's top: each ray spans 590..680 and finds it.
+	grounder.position = Vector2(400, 620)
 	grounder.first_leg = leg
 	grounder.hips = skeleton
 	root.add_child(grounder)
@@ -380,8 +401,29 @@ func _test_grounder(root: Node, ik: Node2D) -> void:
 		expect(absf(bones[i].rotation - AUTHORED[i]) < 1e-5, "grounder in the editor: bone_%d keeps its authored rotation (%s)" % [i, bones[i].rotation])
 	expect(skeleton.position == skeleton_at, "grounder in the editor: the hips keep their position (%s)" % skeleton.position)
 	expect(leg.get_setup_warning() == "", "a grounded leg needs no target: no warning (%s)" % leg.get_setup_warning())
-	expect(not grounder.advance(1.0 / 60.0), "advance() does nothing in the editor")
-	expect(skeleton.position == skeleton_at, "advance() in the editor leaves the hips alone")
+	expect(grounder.advance(1.0 / 60.0), "advance() grounds when called in the editor (%s)" % grounder.get_setup_warning())
+	expect(grounder.is_foot_grounded(0), "its ray finds the floor in the editor")
+	expect(skeleton.position != skeleton_at, "advance() lowered the hips (%s)" % skeleton.position)
+	expect(EditorInterface.save_scene() == OK, "save_scene() succeeded with the grounder's writes on")
+	await get_tree().process_frame
+	var text := FileAccess.get_file_as_string(COPY)
+	var section := text.substr(text.find("[node name=\"Skeleton\""), 120)
+	expect("position = Vector2(400, 300)" in section, "the scene saves the hips' own position, not the grounder's (%s)" % section)
+	expect(skeleton.position == skeleton_at, "saving took the hips' offset back (%s)" % skeleton.position)
+	# The bake of the grounder in the editor: its hips and legs keyed, nothing left written, undoable.
+	var player: AnimationPlayer = root.get_node("Player")
+	var library := player.get_animation_library(&"")
+	var history := EditorInterface.get_editor_undo_redo()
+	var Bake := preload("res://addons/reach2d/editor/bake.gd")
+	var baked := Bake.bake_to_animation(grounder, player, &"reach", 0.1, &"reach_grounded", history)
+	var animation: Animation = library.get_animation(&"reach_grounded") if library.has_animation(&"reach_grounded") else null
+	expect(baked["ok"] and animation != null and animation.find_track(NodePath("Skeleton:position"), Animation.TYPE_VALUE) >= 0
+		and animation.find_track(NodePath("Skeleton/bone_0:rotation"), Animation.TYPE_VALUE) >= 0, "the grounder bakes in the editor, keying the hips and the leg (%s)" % [baked])
+	expect(skeleton.position == skeleton_at, "the bake leaves the hips where they were (%s)" % skeleton.position)
+	for i in 3:
+		expect(absf(bones[i].rotation - AUTHORED[i]) < 1e-5, "the bake leaves bone_%d authored (%s)" % [i, bones[i].rotation])
+	history.get_history_undo_redo(history.get_object_history_id(player)).undo()
+	expect(not library.has_animation(&"reach_grounded"), "undo removes the grounder's bake")
 	grounder.free()
 	floor.free()
 	leg.free()

@@ -11,7 +11,7 @@ use godot::prelude::*;
 use crate::batch::members::{Members, Run, member};
 use crate::batch::memo::Memo;
 use crate::editor::in_editor;
-use crate::frame::{BoneDriver, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode};
+use crate::frame::{self, BoneDriver, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode};
 use crate::io::tree_watch;
 
 /// The automatic queue: its members, and the batcher that runs them.
@@ -138,17 +138,17 @@ pub fn run(tick: Tick, delta: f64) {
             queue.members.sort_in_tree_order();
             queue.sorted = true;
         }
-        let physics = tick == Tick::Physics;
-        let count = queue.members.len();
         // The process pass visits every member (it refreshes each one's mode); the physics pass only those last
-        // seen in physics mode. The nodes' own code counts its heap allocations (`frame::tick`); the binding around
-        // it is godot-rust's.
+        // seen in physics mode, unless a mode changed since (then every member once).
+        let visit_all = frame::take_mode_change() || tick == Tick::Process;
+        let count = queue.members.len();
+        // The nodes' own code counts its heap allocations (`frame::tick`); the binding around it is godot-rust's.
         // One pass: the tree watch decides once whether verified setups may skip their structural checks.
         tree_watch::in_pass(|| {
             queue.members.run_pipelined(
                 count,
                 Run::Tick(tick, delta),
-                |memo| !physics || memo.mode == UpdateMode::Physics,
+                |memo| visit_all || memo.mode == UpdateMode::Physics,
                 |member| member.can_process(),
             )
         });

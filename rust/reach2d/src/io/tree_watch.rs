@@ -227,7 +227,13 @@ impl Verified {
         }
         WATCHED.with(|watched| {
             if let Ok(mut watched) = watched.try_borrow_mut() {
-                watched.extend(relies_on.into_iter().map(InstanceId::to_i64));
+                // Only ids not there yet: `extend` (and even `insert` of a present key) reserves room first, which
+                // reallocates a full table at a periodic check though nothing is new.
+                for id in relies_on.into_iter().map(InstanceId::to_i64) {
+                    if !watched.contains(&id) {
+                        watched.insert(id);
+                    }
+                }
             }
         });
     }

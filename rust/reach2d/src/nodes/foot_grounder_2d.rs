@@ -48,7 +48,8 @@ use crate::world_queries::Filter;
 /// goals, the feet's turn and the hips move at most [member foot_speed], [member tilt_speed] and
 /// [member hips_speed] per second, so a foot whose ray crosses a stair's edge glides up or down instead of popping.
 ///
-/// Nothing runs in the editor: the scene always stores your own pose. Everything is plane geometry on global
+/// Nothing runs in the editor by itself ([method advance] grounds when called, as the bake does), and saving takes
+/// back what it wrote: the scene always stores your own pose. Everything is plane geometry on global
 /// vectors, so a character mirrored with a negative scale on mirrored ground gets the exact mirror image.
 #[reach2d_macros::node]
 #[derive(GodotClass)]
@@ -157,7 +158,8 @@ pub struct FootGrounder2D {
 #[godot_api]
 impl FootGrounder2D {
     /// Grounds the feet now, advancing the speed limits by [param delta] seconds, whatever [member update_mode]
-    /// says (not in the editor, and not while disabled). Returns [code]true[/code] when every named leg was solved.
+    /// says (not while disabled; in the editor only when called, as the bake does: what it wrote there is taken back
+    /// before the scene is saved). Returns [code]true[/code] when every named leg was solved.
     #[func]
     pub fn advance(&mut self, delta: f64) -> bool {
         if !delta.is_finite() || delta < 0.0 {
@@ -233,6 +235,8 @@ impl INode2D for FootGrounder2D {
                 self.let_go();
                 self.state.marks.release();
             }
+            // Saving stores the user's own pose: an editor bake's `advance` may have written the hips and feet.
+            CanvasItemNotification::EDITOR_PRE_SAVE => self.let_go(),
             _ => {}
         }
     }
@@ -259,7 +263,8 @@ impl FootGrounder2D {
     /// solved toward its goal → each foot turned to the slope → the outcome reported. Returns `true` when every named
     /// leg was solved. Nothing allocates (the allocation counter wraps it all but godot-rust's `bind_mut`s).
     fn ground(&mut self, delta: f64) -> bool {
-        if in_editor() || !self.enabled {
+        // In the editor only `advance` gets here (`tick` never grounds there).
+        if !self.enabled {
             return false;
         }
         counted(|| {
