@@ -56,19 +56,20 @@ pub fn pole_position(pole: &Option<Gd<Node2D>>) -> Result<Option<Vec2>, Problem>
 }
 
 /// Makes sure `bones` holds the chain `root ..= tip` of this `shape`, still linked the same way, resolving it again
-/// (after restoring the authored pose and forgetting the old chain's memory) if not.
+/// (after restoring the authored pose and forgetting the old chain's memory) if not. `Ok(true)` when it was resolved
+/// anew (the chain changed: what a node simulates on it starts afresh), `Ok(false)` when it is the one held.
 pub fn ensure_chain(
     bones: &mut Bones,
     root: &Option<Gd<Bone2D>>,
     tip: &Option<Gd<Bone2D>>,
     shape: Shape,
-) -> Result<(), Problem> {
+) -> Result<bool, Problem> {
     let (root, tip) = slots(root, tip)?;
     if bones.chain.is_current(root, tip) {
-        return Ok(());
+        return Ok(false);
     }
     bones::forget(bones);
-    bones.chain.resolve(root, tip, shape)
+    bones.chain.resolve(root, tip, shape).map(|()| true)
 }
 
 /// [`ensure_chain`] for one `bone` (look-at).
@@ -76,7 +77,7 @@ pub fn ensure_bone(bones: &mut Bones, bone: &Option<Gd<Bone2D>>) -> Result<(), P
     if bone.is_none() {
         return Err(Problem::NoBone);
     }
-    ensure_chain(bones, bone, bone, Shape::Chain)
+    ensure_chain(bones, bone, bone, Shape::Chain).map(drop)
 }
 
 /// The tip direction `match_target_rotation` asks for (the target's global x axis, as Godot reports it, mirroring

@@ -72,17 +72,27 @@ impl BoneChain {
     /// checked alive (an object-database lookup each, no engine call) and, whenever the watch may not hear (the tip
     /// blocks its signals, or the watch was disconnected), each link too: the root still the child of its cached
     /// parent, each bone still the child of the one before it.
+    ///
+    /// A chain that left the tree and came back unchanged (the character reparented, taken out and put back, a
+    /// scene switch that keeps it) is still current: its links are checked once and the watch is re-armed, so the
+    /// node keeps what it remembers of its bones (its own last write, the unwritten pose a spring follows).
     pub fn is_current(&self, root: &Gd<Bone2D>, tip: &Gd<Bone2D>) -> bool {
         let Some((first, last)) = self.ends else { return false };
-        let watched = first == root.instance_id_unchecked()
-            && last == tip.instance_id_unchecked()
-            && self.stale.is_some_and(|stale| !stale.load(Ordering::Relaxed));
+        let Some(stale) = self.stale else { return false };
+        let same_ends = first == root.instance_id_unchecked() && last == tip.instance_id_unchecked();
         let middle = self.bones.get(1..self.bones.len().saturating_sub(1)).unwrap_or(&[]);
-        if !watched
+        if !same_ends
             || !middle.iter().all(Gd::is_instance_valid)
             || !self.parent.as_ref().is_none_or(Gd::is_instance_valid)
         {
             return false;
+        }
+        if stale.load(Ordering::Relaxed) {
+            // The tip re-entered the tree: the same chain if every link holds (and the watch can hear again).
+            if !self.links_hold() {
+                return false;
+            }
+            stale.store(false, Ordering::Relaxed);
         }
         // A single bone has one link (to its parent): checking it costs less than asking about the watch.
         if self.bones.len() <= 1 {
