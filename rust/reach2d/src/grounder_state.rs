@@ -88,15 +88,22 @@ impl GrounderState {
 
     /// Takes back everything the grounder wrote (the hips' offset, the feet's turn) and forgets its smoothing.
     pub fn let_go(&mut self, hips: &Option<Gd<Node2D>>, feet: [&Option<Gd<Bone2D>>; 2]) {
+        self.put_back(hips, feet);
+        self.hips = HipsOffset::default();
+        self.feet = Default::default();
+    }
+
+    /// Takes back what the grounder wrote (the hips' offset, the feet's turn) but keeps its smoothing (the hips'
+    /// drop, each foot's correction and turn): the grounder left the tree, and if it comes back (a reparent, a
+    /// scene switch that keeps the character) its next frame goes on from there instead of popping.
+    pub fn put_back(&mut self, hips: &Option<Gd<Node2D>>, feet: [&Option<Gd<Bone2D>>; 2]) {
         if let Some(hips) = live(hips) {
             self.hips.restore(&mut hips.clone());
         }
-        self.hips = HipsOffset::default();
         for (foot, bone) in self.feet.iter_mut().zip(feet) {
             if let Some(bone) = live(bone) {
                 foot.restore(&mut bone.clone());
             }
-            *foot = Foot::default();
         }
     }
 }

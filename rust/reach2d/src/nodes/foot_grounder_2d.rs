@@ -44,8 +44,9 @@ use crate::world_queries::Filter;
 /// leg's tip bone) keep their animated angle to the world, turned by the ground's slope up to [member max_tilt]. The
 /// hips node (optional: a bone or node above both legs) is moved down along gravity by as much as the leg that
 /// needs it most, up to [member max_hips_drop], so every leg reaches its ground as extended as the animation had it,
-/// as an offset to its own position: an animation that moves the hips keeps working, and the offset is taken back when this node is disabled or leaves the tree. The feet's
-/// goals, the feet's turn and the hips move at most [member foot_speed], [member tilt_speed] and
+/// as an offset to its own position: an animation that moves the hips keeps working, and the offset is taken back
+/// when this node is disabled or leaves the tree (a grounder that comes back, reparented, goes on where it was). The
+/// feet's goals, the feet's turn and the hips move at most [member foot_speed], [member tilt_speed] and
 /// [member hips_speed] per second, so a foot whose ray crosses a stair's edge glides up or down instead of popping.
 ///
 /// Nothing runs in the editor: the scene always stores your own pose. Everything is plane geometry on global
@@ -227,9 +228,16 @@ impl INode2D for FootGrounder2D {
         self.tick(Tick::Physics, delta);
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
-        if what == CanvasItemNotification::EXIT_TREE {
-            self.let_go();
-            self.state.marks.release();
+        match what {
+            // Whatever it wrote goes back and the legs solve by themselves while it is away; its smoothing stays, so
+            // a grounder that comes back (a reparent) goes on where it was instead of popping the hips and feet.
+            CanvasItemNotification::EXIT_TREE => {
+                self.state.put_back(&self.hips, [&self.first_foot, &self.second_foot]);
+                self.state.marks.release();
+            }
+            // Back in the tree: its legs are its own again before anything processes them this frame.
+            CanvasItemNotification::ENTER_TREE => self.mark_legs(),
+            _ => {}
         }
     }
     fn get_configuration_warnings(&self) -> PackedStringArray {
