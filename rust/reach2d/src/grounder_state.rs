@@ -8,7 +8,8 @@ use godot::classes::physics_server_2d::AreaParameter;
 use godot::classes::{Bone2D, Node2D, PhysicsServer2D};
 use godot::prelude::*;
 use reach2d_core::ground::{
-    GroundHit, GroundSettings, foot_rotation, offset_in_parent, reach_drop, step_offset, step_value, up_from_gravity,
+    GroundHit, GroundSettings, SoleHits, foot_end, foot_rotation, offset_in_parent, reach_drop, step_offset,
+    step_value, up_from_gravity,
 };
 use reach2d_core::{SpringCollider, Vec2};
 
@@ -42,12 +43,14 @@ pub struct AnimatedLimb {
     pub tip: Affine2,
 }
 
-/// What a leg's ray found this frame, before the hips move.
+/// What a leg's rays found this frame, before the hips move.
 #[derive(Clone, Copy)]
 pub struct LegReading {
     pub limb: AnimatedLimb,
-    /// The goal minus the animated end effector, global px (zero without ground).
-    pub offset: Vec2,
+    /// The animated toe (the foot bone's end) when the toe casts its ray, global px.
+    pub toe: Option<Vec2>,
+    /// The ground under the heel and the toe.
+    pub hits: SoleHits,
     /// How far the hips must come down for this leg to reach its ground with its animated extension, px.
     pub drop: f32,
     /// The ground's slope turn for the foot, radians (0 without ground).
@@ -66,24 +69,28 @@ impl GrounderState {
         }))
     }
 
-    /// Casts `limb`'s foot ray in `node`'s world (the query objects are made once): the ground's goal, the slope and
-    /// the hips' drop it needs. `None` without a world.
+    /// Casts `limb`'s foot rays in `node`'s world (the query objects are made once): under the ankle, and under
+    /// `toe` (the animated foot bone's end) when given; then the foot's goal, its turn to the slope and the hips'
+    /// drop it needs (`reach2d_core::ground`'s `place_foot`). `None` without a world.
     pub fn cast(
         &mut self,
         node: &Gd<Node2D>,
         filter: Filter,
         settings: &GroundSettings,
         limb: AnimatedLimb,
+        toe: Option<Vec2>,
     ) -> Option<LegReading> {
-        let ray = settings.ray(limb.end);
         let mut space = self.queries.get_or_insert_with(WorldQueries::new).in_space_of(node, filter)?;
-        let hit = space
-            .sweep(ray.from, ray.to - ray.from, 0.0)
-            .and_then(|(point, normal)| Some(GroundHit { point, normal: normal.try_normalize()? }));
-        let offset = hit.map_or(Vec2::ZERO, |hit| settings.planted(limb.end, hit) - limb.end);
-        let tilt = hit.map_or(0.0, |hit| settings.tilt(hit));
-        let drop = reach_drop(limb.root, limb.end, limb.end + offset, settings.up);
-        Some(LegReading { limb, offset, drop, tilt, grounded: hit.is_some() })
+        let mut ground_under = |point: Vec2| {
+            let ray = settings.ray(point);
+            space
+                .sweep(ray.from, ray.to - ray.from, 0.0)
+                .and_then(|(point, normal)| Some(GroundHit { point, normal: normal.try_normalize()? }))
+        };
+        let hits = SoleHits { heel: ground_under(limb.end), toe: toe.and_then(&mut ground_under) };
+        let placed = settings.place_foot(limb.end, toe, hits);
+        let drop = reach_drop(limb.root, limb.end, placed.goal, settings.up);
+        Some(LegReading { limb, toe, hits, drop, tilt: placed.tilt, grounded: placed.grounded })
     }
 
     /// Takes back everything the grounder wrote (the hips' offset, the feet's turn) and forgets its smoothing.
@@ -124,15 +131,40 @@ pub struct Foot {
 }
 
 impl Foot {
-    /// This frame's goal for the leg from `reading`, each of the correction and the tilt moving at most
-    /// `offset_step` px and `tilt_step` radians from the last frame's.
-    pub fn plan(&mut self, reading: &LegReading, offset_step: f32, tilt_step: f32) -> Vec2 {
-        let offset = self.offset.map_or(reading.offset, |last| step_offset(last, reading.offset, offset_step));
-        self.offset = Some(offset);
-        self.goal = reading.limb.end + offset;
-        self.grounded = reading.grounded;
+    /// This frame's goal for the leg from `reading`, each of the tilt and the correction moving at most
+    /// `tilt_step` radians and `offset_step` px from the last frame's; the correction is the one for the tilt the
+    /// foot gets this frame, so a toe is kept out of the ground for the turn it really has.
+    pub fn plan(&mut self, reading: &LegReading, settings: &GroundSettings, offset_step: f32, tilt_step: f32) -> Vec2 {
         self.tilt = step_value(self.tilt, reading.tilt, tilt_step);
+        let end = reading.limb.end;
+        let wanted = settings.foot_goal(end, reading.toe, reading.hits, self.tilt) - end;
+        let offset = self.offset.map_or(wanted, |last| step_offset(last, wanted, offset_step));
+        self.offset = Some(offset);
+        self.goal = end + offset;
+        self.grounded = reading.grounded;
         self.goal
+    }
+
+    /// The foot bone's end (its toe) in the animated pose, global px, for the toe's ray: `bone` must be in the tree
+    /// and a direct child of the leg's tip bone `tip_bone` (else `None`: one ray, and [`Foot::turn`] reports it).
+    /// `animated_tip` is the tip bone's global transform in the animated pose.
+    pub fn animated_toe(
+        &mut self,
+        bone: &Gd<Bone2D>,
+        tip_bone: Option<&Gd<Bone2D>>,
+        animated_tip: Affine2,
+    ) -> Option<Vec2> {
+        let tip_bone = tip_bone.filter(|tip| tip.is_instance_valid())?;
+        if !in_tree(bone) || bone.get_parent().is_none_or(|p| p.instance_id() != tip_bone.instance_id()) {
+            return None;
+        }
+        let current = bone.get_rotation();
+        let animated = self.rotation.observe(current);
+        let local = affine(bone.get_transform());
+        let basis = Mat2::from_angle(-current) * local.matrix2;
+        let end = Vec2::from_angle(bone.get_bone_angle()) * bone.get_length();
+        let toe = foot_end(animated_tip, local.translation, animated, basis, end);
+        toe.is_finite().then_some(toe)
     }
 
     /// Turns the foot bone (a direct child of the leg's tip bone `tip_bone`) to keep its animated angle to the world,

@@ -35,6 +35,11 @@ use crate::world_queries::Filter;
 /// swing). Put this node where the animation's feet stand: its global position marks the ground line, the line
 /// through it perpendicular to gravity. A foot whose ray finds nothing follows its animation.
 ///
+/// [b]Heel and toe.[/b] A leg with a foot bone casts a second ray under its toe (the foot bone's end in the animated
+/// pose; [member toe_ray]): the foot turns to the slope between the ground under its heel and under its toe, and the
+/// whole foot comes up when its toe would otherwise go into the ground (a bump, a step's edge), keeping the height
+/// the animation gave the toe above the ground line.
+///
 /// This node solves its legs itself, at run time: a leg named here does not solve by itself then (its
 /// [member TwoBoneIk2D.update_mode] is unused), but keeps everything else ([member TwoBoneIk2D.pole], limits,
 /// [member TwoBoneIk2D.weight], speed limit). A leg needs no [member TwoBoneIk2D.target]: the ground goal replaces
@@ -70,7 +75,8 @@ pub struct FootGrounder2D {
     #[export_group(name = "Legs")]
     #[export]
     first_leg: Option<Gd<TwoBoneIk2D>>,
-    /// Optional: the first leg's foot, a direct Bone2D child of its tip bone, turned to the ground's slope.
+    /// Optional: the first leg's foot, a direct Bone2D child of its tip bone (at the ankle), turned to the ground's
+    /// slope; its end (its length along its bone angle) is the toe, which casts its own ray ([member toe_ray]).
     #[export]
     first_foot: Option<Gd<Bone2D>>,
     /// Optional: the second leg, like [member first_leg].
@@ -116,6 +122,14 @@ pub struct FootGrounder2D {
     #[checked(0.0..=core::f32::consts::FRAC_PI_2)]
     #[init(val = 0.6)]
     max_tilt: f32,
+    /// When on, each foot with a foot bone ([member first_foot], [member second_foot]) casts a second ray under its
+    /// toe (the foot bone's end in the animated pose): the foot turns to the slope between the ground under its
+    /// heel (the ankle's ray) and under its toe, and comes up when its toe would go into the ground (a bump, a
+    /// step's edge). Off: one ray under the ankle, the foot turned to the ground's normal there, its toe free to
+    /// sink into a bump ahead of it.
+    #[export]
+    #[init(val = true)]
+    toe_ray: bool,
     /// The most a foot's turn to the slope changes per second, radians per second; 0 = no limit. A negative (or not
     /// finite) value is an error and is ignored.
     #[export(range = (0.0, 50.0, 0.1, or_greater, suffix = "rad/s"))]
@@ -281,7 +295,7 @@ impl FootGrounder2D {
             if let Some(mut hips) = hips {
                 self.lower_hips(&mut hips, &readings, settings.up, delta, &mut problem);
             }
-            let all_solved = self.solve_legs(&readings, delta, &mut problem);
+            let all_solved = self.solve_legs(&readings, &settings, delta, &mut problem);
             self.note(problem);
             all_solved && problem.is_none()
         })
@@ -342,7 +356,12 @@ impl FootGrounder2D {
         };
         tip.translation -= carried;
         let limb = AnimatedLimb { root: root - carried, end: end - carried, tip };
-        self.state.cast(node, self.filter(), settings, limb)
+        let foot = live([&self.first_foot, &self.second_foot][slot_index as usize]).filter(|_| self.toe_ray);
+        let bound = uncounted(|| leg.bind());
+        let toe =
+            foot.and_then(|bone| self.state.feet[slot_index as usize].animated_toe(bone, bound.resolved_tip(), tip));
+        drop(bound);
+        self.state.cast(node, self.filter(), settings, limb, toe)
     }
 
     /// Lowers the hips as far as the leg that needs it most (at most `max_hips_drop`, moving at most `hips_speed`).
@@ -363,12 +382,18 @@ impl FootGrounder2D {
 
     /// Solves each read leg toward its planned goal, then turns its foot. Returns `false` when a leg did not solve
     /// (it reports why itself).
-    fn solve_legs(&mut self, readings: &[Option<LegReading>; 2], delta: f64, problem: &mut Option<Problem>) -> bool {
+    fn solve_legs(
+        &mut self,
+        readings: &[Option<LegReading>; 2],
+        settings: &GroundSettings,
+        delta: f64,
+        problem: &mut Option<Problem>,
+    ) -> bool {
         let (offset_step, tilt_step) = (max_step(self.foot_speed, delta), max_step(self.tilt_speed, delta));
         let mut all_solved = true;
         for (leg, reading) in readings.iter().enumerate() {
             let (Some(reading), Some(leg_node)) = (reading, live(self.leg_slot(leg)).cloned()) else { continue };
-            let goal = self.state.feet[leg].plan(reading, offset_step, tilt_step);
+            let goal = self.state.feet[leg].plan(reading, settings, offset_step, tilt_step);
             let mut leg_node = leg_node;
             let mut bound = uncounted(|| leg_node.bind_mut());
             if !bound.solve_toward(goal, delta) {
