@@ -24,6 +24,7 @@ mod nodes;
 mod pose;
 mod prefetch;
 mod problem;
+mod rig_effectors;
 mod rig_state;
 mod setup;
 mod slot;
