@@ -308,6 +308,41 @@ func test_bad_input_is_reported_once_and_never_writes_nan() -> void:
 		expect(is_finite(bone.rotation) and bone.position.is_finite(), "%s stays finite" % bone.name)
 
 
+func test_get_setup_warning_says_what_is_wrong_before_any_frame() -> void:
+	# Manual mode, never advanced: the warning is checked when asked, each broken setup named, then empty again.
+	var case := make_grounded_character(Vector2(300, 200))
+	var grounder: Node2D = case["grounder"]
+	expect(grounder.get_setup_warning() == "", "a good setup: no warning (%s)" % grounder.get_setup_warning())
+	var stray := Bone2D.new()
+	case["hips"].add_child(stray)
+	var shin: Bone2D = case["shins"][1]
+	var cases := [
+		["no legs", func(): grounder.first_leg = null; grounder.second_leg = null, func(): grounder.first_leg = case["legs"][0]; grounder.second_leg = case["legs"][1], "No legs"],
+		["a leg without bones", func(): case["legs"][1].tip_bone = null, func(): case["legs"][1].tip_bone = shin, "`second_leg` cannot be solved"],
+		["a foot elsewhere", func(): grounder.first_foot = stray, func(): grounder.first_foot = case["feet"][0], "`first_foot` must be a direct Bone2D child"],
+	]
+	for c in cases:
+		c[1].call()
+		var warning: String = grounder.get_setup_warning()
+		expect(c[3] in warning, "%s: the warning says so (%s)" % [c[0], warning])
+		c[2].call()
+		expect(grounder.get_setup_warning() == "", "%s fixed: no warning (%s)" % [c[0], grounder.get_setup_warning()])
+	# Freed nodes: named as well.
+	var freed_hips := Node2D.new()
+	case["character"].add_child(freed_hips)
+	grounder.hips = freed_hips
+	freed_hips.free()
+	expect("`hips` was freed" in grounder.get_setup_warning(), "freed hips: %s" % grounder.get_setup_warning())
+	grounder.hips = case["hips"]
+	case["feet"][1].free()
+	expect("`second_foot` was freed" in grounder.get_setup_warning(), "a freed foot: %s" % grounder.get_setup_warning())
+	grounder.second_foot = null
+	expect(grounder.get_setup_warning() == "", "all fixed: no warning")
+	error_log.take()
+	stray.free()
+	case["character"].free()
+
+
 func test_disabling_or_leaving_puts_the_hips_and_feet_back_and_targets_are_never_moved() -> void:
 	var case := make_grounded_character(Vector2(300, 200))
 	var grounder: Node2D = case["grounder"]

@@ -14,7 +14,7 @@ use reach2d_core::Vec2;
 use reach2d_core::ground::{GroundSettings, hips_drop, max_step, step_value};
 
 use crate::editor::in_editor;
-use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
+use crate::frame::{self, BoneDriver, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
 use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading};
 use crate::io::convert::{vec2, vector2};
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
@@ -183,10 +183,19 @@ impl FootGrounder2D {
     }
 
     /// Why the node cannot ground the feet, in the words of its configuration warning; empty when the setup is
-    /// valid. Checked when called.
+    /// valid. Checked when called, also before the first frame (manual mode): legs set, alive and with their bones
+    /// set, each foot a direct child of its leg's tip bone, the hips alive; or what the last frame found (a leg that
+    /// could not be read, no physics world, collapsed hips).
     #[func]
     pub fn get_setup_warning(&mut self) -> GString {
-        let problem = self.check_setup().err().or(self.state.problems.current());
+        self.mark_legs(); // A leg it names needs no target of its own.
+        // A good setup clears what an earlier check saw (legs set after the node entered the tree), not what only a
+        // frame can find (no world, collapsed hips, a bad delta).
+        let frame_found = |p: &Problem| p.found_by_solving() || matches!(p, Problem::NoWorld | Problem::HipsCollapsed);
+        let problem = match self.check_setup() {
+            Err(problem) => Some(problem),
+            Ok(()) => self.state.problems.current().filter(frame_found),
+        };
         self.show(problem);
         problem.map_or_else(GString::new, |p| GString::from(&p.message("FootGrounder2D")))
     }
@@ -413,17 +422,32 @@ impl FootGrounder2D {
         all_solved
     }
 
-    /// The setup as it stands, without touching a bone: legs set and alive, feet and hips alive.
+    /// The setup as it stands, without touching a bone: legs set, alive and able to solve (their bones), each foot
+    /// alive and a direct child of its leg's tip bone, the hips alive. Not per frame: on entering the tree and when
+    /// asked (`get_setup_warning`), so a node in manual mode that never ran says what is wrong too.
     fn check_setup(&self) -> Result<(), Problem> {
         if self.first_leg.is_none() && self.second_leg.is_none() {
             return Err(Problem::NoLegs);
         }
         for leg in 0..2 {
-            if matches!(slot(self.leg_slot(leg)), Slot::Freed) {
-                return Err(Problem::LegFreed(leg as u8));
-            }
-            if matches!(slot([&self.first_foot, &self.second_foot][leg]), Slot::Freed) {
-                return Err(Problem::FootFreed(leg as u8));
+            let index = leg as u8;
+            let foot = [&self.first_foot, &self.second_foot][leg];
+            let mut leg_node = match slot(self.leg_slot(leg)) {
+                Slot::Empty => continue,
+                Slot::Freed => return Err(Problem::LegFreed(index)),
+                Slot::Live(leg_node) => leg_node.clone(),
+            };
+            let mut bound = leg_node.bind_mut();
+            bound.check_setup().map_err(|_| Problem::LegNotReady(index))?;
+            match slot(foot) {
+                Slot::Empty => {}
+                Slot::Freed => return Err(Problem::FootFreed(index)),
+                Slot::Live(bone) => {
+                    let tip = bound.resolved_tip().map(|tip| tip.instance_id());
+                    if bone.get_parent().map(|parent| parent.instance_id()) != tip {
+                        return Err(Problem::FootNotChildOfTip(index));
+                    }
+                }
             }
         }
         if matches!(slot(&self.hips), Slot::Freed) {
