@@ -294,13 +294,20 @@ func test_bad_input_one_message_no_nan() -> void:
 
 func test_effectors_are_set_like_the_other_nodes_bones() -> void:
 	# Nodes, before the rig is in the tree: the arrays from an untyped script (converted), or add_effector.
-	for route in ["arrays", "add_effector", "typed", "append"]:
+	for route in ["arrays", "add_effector", "typed", "append", "static"]:
 		for side in [1.0, -1.0]:
 			var creature := Characters.two_armed(self, Vector2(400, 300), Vector2(side, 1))
 			var bones: Array = creature["bones"]
 			var ta := Rig.target(creature["skeleton"], "TargetA", Vector2(400 - side * 50, 230))
 			var tb := Rig.target(creature["skeleton"], "TargetB", Vector2(400 + side * 40, 240))
 			var rig: Node = ClassDB.instantiate("FabrikRig2D")
+			if route == "static":
+				rig.free()
+				# The README's snippet: a statically typed FabrikRig2D and [...] literals of nodes.
+				var typed := FabrikRig2D.new()
+				typed.effector_tips = [bones[4], bones[6]]
+				typed.effector_targets = [ta, tb]
+				rig = typed
 			rig.update_mode = 2
 			rig.root_bone = bones[0]
 			match route:

@@ -138,7 +138,8 @@ impl FabrikRig2D {
     #[func]
     fn add_effector(&mut self, tip: Gd<Bone2D>, target: Gd<Node2D>, #[opt(default = 1.0)] weight: f32) {
         let count = self.effector_tips.len();
-        if !checked::each_non_negative("FabrikRig2D", "add_effector(weight)", &[weight]) {
+        let max = f64::from(f32::MAX);
+        if checked::float_value("FabrikRig2D", "add_effector: weight", f64::from(weight), 0.0, max).is_none() {
             return;
         }
         // The new effector's weight at its index: the ones before it that had none count 1.

@@ -31,8 +31,8 @@ use crate::world_queries::Filter;
 /// (the animation's, or the scene's). A ray along gravity (the world's gravity direction, read once) through that
 /// foot, from [member ray_above] above this node's ground line to [member ray_below] below it, finds the ground on
 /// [member collision_mask]. The leg then reaches for the hit point plus [member foot_height] along the ground's
-/// normal, plus the height the animation lifted the foot above this node's ground line (a swinging foot keeps its
-/// swing). Put this node where the animation's feet stand: its global position marks the ground line, the line
+/// normal, plus the foot's lift: how far the animation raised the ankle above this node's ground line beyond
+/// [member foot_height] (0 for a foot on or below it), so a swinging foot keeps its swing. Put this node where the animation's feet stand: its global position marks the ground line, the line
 /// through it perpendicular to gravity. A foot whose ray finds nothing follows its animation.
 ///
 /// [b]Heel and toe.[/b] A leg with a foot bone casts a second ray under its toe (the foot bone's end in the animated
