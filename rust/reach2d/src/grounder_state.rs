@@ -13,11 +13,12 @@ use reach2d_core::ground::{
 };
 use reach2d_core::{SpringCollider, Vec2};
 
+use crate::frame::BoneDriver;
 use crate::io::convert::{affine, vec2, vector2};
 use crate::io::written::Overwritten;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::{Problem, Problems};
-use crate::slot::{in_tree, live};
+use crate::slot::{Slot, in_tree, live, slot};
 use crate::world_queries::{Filter, WorldQueries};
 
 /// Everything `FootGrounder2D` keeps between frames.
@@ -113,6 +114,43 @@ impl GrounderState {
             }
         }
     }
+}
+
+/// `FootGrounder2D`'s setup as it stands, without touching a bone: `legs` set, alive and able to solve (their
+/// bones), each of `feet` alive and a direct child of its leg's tip bone, `hips` alive. Not per frame: on entering
+/// the tree and when asked (`get_setup_warning`), so a node in manual mode that never ran says what is wrong too.
+pub fn check_setup(
+    legs: [&Option<Gd<TwoBoneIk2D>>; 2],
+    feet: [&Option<Gd<Bone2D>>; 2],
+    hips: &Option<Gd<Node2D>>,
+) -> Result<(), Problem> {
+    if legs.iter().all(|leg| leg.is_none()) {
+        return Err(Problem::NoLegs);
+    }
+    for (leg, (leg_slot, foot)) in legs.into_iter().zip(feet).enumerate() {
+        let index = leg as u8;
+        let mut leg_node = match slot(leg_slot) {
+            Slot::Empty => continue,
+            Slot::Freed => return Err(Problem::LegFreed(index)),
+            Slot::Live(leg_node) => leg_node.clone(),
+        };
+        let mut bound = leg_node.bind_mut();
+        bound.check_setup().map_err(|_| Problem::LegNotReady(index))?;
+        match slot(foot) {
+            Slot::Empty => {}
+            Slot::Freed => return Err(Problem::FootFreed(index)),
+            Slot::Live(bone) => {
+                let tip = bound.resolved_tip().map(|tip| tip.instance_id());
+                if bone.get_parent().map(|parent| parent.instance_id()) != tip {
+                    return Err(Problem::FootNotChildOfTip(index));
+                }
+            }
+        }
+    }
+    if matches!(slot(hips), Slot::Freed) {
+        return Err(Problem::HipsFreed);
+    }
+    Ok(())
 }
 
 /// One foot's memory between frames.

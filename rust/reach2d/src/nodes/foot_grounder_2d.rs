@@ -14,8 +14,8 @@ use reach2d_core::Vec2;
 use reach2d_core::ground::{GroundSettings, hips_drop, max_step, step_value};
 
 use crate::editor::in_editor;
-use crate::frame::{self, BoneDriver, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
-use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading};
+use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
+use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading, check_setup};
 use crate::io::convert::{vec2, vector2};
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
@@ -422,38 +422,10 @@ impl FootGrounder2D {
         all_solved
     }
 
-    /// The setup as it stands, without touching a bone: legs set, alive and able to solve (their bones), each foot
-    /// alive and a direct child of its leg's tip bone, the hips alive. Not per frame: on entering the tree and when
-    /// asked (`get_setup_warning`), so a node in manual mode that never ran says what is wrong too.
+    /// The setup as it stands, without touching a bone (`grounder_state::check_setup`).
     fn check_setup(&self) -> Result<(), Problem> {
-        if self.first_leg.is_none() && self.second_leg.is_none() {
-            return Err(Problem::NoLegs);
-        }
-        for leg in 0..2 {
-            let index = leg as u8;
-            let foot = [&self.first_foot, &self.second_foot][leg];
-            let mut leg_node = match slot(self.leg_slot(leg)) {
-                Slot::Empty => continue,
-                Slot::Freed => return Err(Problem::LegFreed(index)),
-                Slot::Live(leg_node) => leg_node.clone(),
-            };
-            let mut bound = leg_node.bind_mut();
-            bound.check_setup().map_err(|_| Problem::LegNotReady(index))?;
-            match slot(foot) {
-                Slot::Empty => {}
-                Slot::Freed => return Err(Problem::FootFreed(index)),
-                Slot::Live(bone) => {
-                    let tip = bound.resolved_tip().map(|tip| tip.instance_id());
-                    if bone.get_parent().map(|parent| parent.instance_id()) != tip {
-                        return Err(Problem::FootNotChildOfTip(index));
-                    }
-                }
-            }
-        }
-        if matches!(slot(&self.hips), Slot::Freed) {
-            return Err(Problem::HipsFreed);
-        }
-        Ok(())
+        let legs = [&self.first_leg, &self.second_leg];
+        check_setup(legs, [&self.first_foot, &self.second_foot], &self.hips)
     }
 
     fn leg_slot(&self, leg: usize) -> &Option<Gd<TwoBoneIk2D>> {
