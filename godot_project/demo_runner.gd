@@ -199,7 +199,7 @@ func _result(scene_name: String, problems: Array[String]) -> void:
 
 ## The node's error now, the error it is allowed, and its end effector.
 func _measure(node: Node2D) -> Dictionary:
-	if "tip_bones" in node:
+	if "effector_tips" in node:
 		return _measure_rig(node)
 	if node.get_class() == "PathChain2D":
 		return _measure_path(node)
@@ -247,15 +247,15 @@ func _measure(node: Node2D) -> Dictionary:
 ## far the farthest target lies beyond its own branch's reach; the effector is the first tip's end.
 func _measure_rig(node: Node2D) -> Dictionary:
 	var error: float = node.get("last_error")
-	var tips: Array = node.get("tip_bones")
-	var targets: Array = node.get("targets")
+	var tips: Array = node.get("effector_tips")
+	var targets: Array = node.get("effector_targets")
 	var root_bone: Bone2D = node.get("root_bone")
 	var actual := 0.0
 	var beyond := 0.0
 	var first := Vector2.ZERO
 	for k in tips.size():
-		var tip: Bone2D = node.get_node(tips[k])
-		var goal: Vector2 = (node.get_node(targets[k]) as Node2D).global_position
+		var tip: Bone2D = tips[k]
+		var goal: Vector2 = (targets[k] as Node2D).global_position
 		var effector := _bone_end(tip)
 		if k == 0:
 			first = effector

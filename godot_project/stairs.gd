@@ -198,9 +198,12 @@ func _measure() -> void:
 		if legs[i].last_error > worst_reach:
 			worst_reach = legs[i].last_error
 			worst_at = "leg %d at x %.1f, facing %d, hips drop %.2f" % [i, ankle.x, facing, grounder.get_hips_drop()]
-		# A stance foot on flat ground whose ground height has not changed for 12 frames: its correction has settled.
+		# A stance foot on flat ground (under its heel and its toe, which casts its own ray) whose ground height has
+		# not changed for 12 frames: its correction has settled.
 		var ground := height_at(ankle.x)
-		var flat := absf(height_at(ankle.x - 8.0) - ground) < 1e-3 and absf(height_at(ankle.x + 8.0) - ground) < 1e-3
+		var toe_x := Rig.bone_end(feet[i]).x
+		var flat := absf(height_at(ankle.x - 8.0) - ground) < 1e-3 and absf(height_at(ankle.x + 8.0) - ground) < 1e-3 \
+			and absf(height_at(toe_x - 4.0) - ground) < 1e-3 and absf(height_at(toe_x + 4.0) - ground) < 1e-3
 		var stance := cos(phase + PI * i) <= 0.0
 		_steady[i] = _steady[i] + 1 if flat and stance and ground == _ground_seen[i] else 0
 		_ground_seen[i] = ground

@@ -49,10 +49,10 @@ func _demo_ready() -> void:
 		grips.append(pair)
 		var rig: Node2D = ClassDB.instantiate("FabrikRig2D")
 		rig.name = "FabrikRig2D%d" % side
-		add_child(rig)
 		rig.root_bone = bones[0]
-		rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath]
-		rig.targets = [rig.get_path_to(pair[0]), rig.get_path_to(pair[1])] as Array[NodePath]
+		rig.effector_tips = [bones[4], bones[6]]
+		rig.effector_targets = pair
+		add_child(rig)
 		rig.max_iterations = 32
 		# The spine bends only so far; the chest turns a little on it.
 		rig.set_angle_limits(0, -PI / 2 - 0.6, -PI / 2 + 0.6)

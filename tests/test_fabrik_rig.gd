@@ -10,6 +10,10 @@ func make_creature(skeleton_scale := Vector2.ONE, at := Vector2(400, 300)) -> Ar
 	return Characters.two_armed(self, at, skeleton_scale)["bones"]
 
 
+## A scene saved before effector_tips (issue 31): the editor test's fixture, its rig's effectors NodePath arrays.
+const RIG_SCENE_BEFORE := "res://editor/rig_roundtrip.tscn"
+
+
 ## The FabrikRig2D these tests solve (Characters.fabrik_rig, manual mode) with max_iterations 64.
 func make_fabrik_rig(bones: Array, targets: Array) -> Node2D:
 	var rig := Characters.fabrik_rig(self, bones, targets)
@@ -211,18 +215,23 @@ func test_bad_input_one_message_no_nan() -> void:
 	tb.global_position = Vector2(450, 200)
 	var rig := make_fabrik_rig(bones, [ta, tb])
 	expect(rig.solve(), "good setup solves")
-	var good := rotations_of(bones)
 	error_log.take()
+	var hands: Array[Bone2D] = [bones[4], bones[6]]
+	var unset_tip: Array[Bone2D] = [null, bones[6]]
+	var unset_target: Array[Node2D] = [ta, null]
+	var both: Array[Node2D] = [ta, tb]
 	# Each broken setup: the solve refuses, one message over many frames, the bones keep their pose.
 	var cases := [
 		["no root", func(): rig.root_bone = null, func(): rig.root_bone = bones[0], "root_bone"],
-		["no tips", func(): rig.tip_bones = [] as Array[NodePath], func(): rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath], "tip_bones"],
-		["tip path wrong", func(): rig.tip_bones = [NodePath("nowhere"), rig.get_path_to(bones[6])] as Array[NodePath], func(): rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath], "tip_bones[0]"],
-		["tip not under root", func(): rig.root_bone = bones[3], func(): rig.root_bone = bones[0], "tip_bones[1]"],
-		["tip on another tip's branch", func(): rig.tip_bones = [rig.get_path_to(bones[3]), rig.get_path_to(bones[4])] as Array[NodePath], func(): rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath], "another tip"],
-		["mismatched arrays", func(): rig.targets = [rig.get_path_to(ta)] as Array[NodePath], func(): rig.targets = [rig.get_path_to(ta), rig.get_path_to(tb)] as Array[NodePath], "differ in length"],
-		["empty target path", func(): rig.targets = [rig.get_path_to(ta), NodePath("")] as Array[NodePath], func(): rig.targets = [rig.get_path_to(ta), rig.get_path_to(tb)] as Array[NodePath], "targets[1]"],
-		["NaN target", func(): tb.global_position = Vector2(NAN, 0), func(): tb.global_position = Vector2(450, 200), "targets[1]"],
+		["no tips", func(): rig.effector_tips = [] as Array[Bone2D], func(): rig.effector_tips = hands, "effector_tips"],
+		["tip unset", func(): rig.effector_tips = unset_tip, func(): rig.effector_tips = hands, "effector_tips[0]"],
+		["tip not under root", func(): rig.root_bone = bones[3], func(): rig.root_bone = bones[0], "effector_tips[1]"],
+		["tip on another tip's branch", func(): rig.effector_tips = [bones[3], bones[4]] as Array[Bone2D], func(): rig.effector_tips = hands, "another tip"],
+		["mismatched arrays", func(): rig.effector_targets = [ta] as Array[Node2D], func(): rig.effector_targets = both, "differ in length"],
+		["target unset", func(): rig.effector_targets = unset_target, func(): rig.effector_targets = both, "effector_targets[1]"],
+		["NaN target", func(): tb.global_position = Vector2(NAN, 0), func(): tb.global_position = Vector2(450, 200), "effector_targets[1]"],
+		["target out of the tree", func(): remove_child(tb), func(): add_child(tb), "effector_targets[1]"],
+		["tip appended in place", func(): rig.effector_tips.append(bones[2]), func(): rig.effector_tips.pop_back(), "differ in length"],
 	]
 	for c in cases:
 		c[1].call()
@@ -233,26 +242,20 @@ func test_bad_input_one_message_no_nan() -> void:
 		if messages.size() > 0:
 			expect(c[3] in messages[0], "%s: the message names %s: %s" % [c[0], c[3], messages[0]])
 		expect(rig.get_setup_warning() != "", "%s: a configuration warning" % c[0])
-		var now := rotations_of(bones)
-		for i in bones.size():
-			expect(is_finite(now[i]), "%s: no NaN" % c[0])
+		for r in rotations_of(bones):
+			expect(is_finite(r), "%s: no NaN" % c[0])
 		c[2].call()
 		expect(rig.solve(), "%s fixed: solves again" % c[0])
 		error_log.take()
-	# A freed target: one message, then a new node at the path is found.
-	var path: NodePath = rig.get_path_to(tb)
-	var tb_name := tb.name
+	# A freed target: one message until another node takes its place in the array.
 	tb.free()
 	for frame in 20:
 		expect(not rig.solve(), "freed target: refused")
 	var freed := error_log.take()
-	expect(freed.size() == 1 and "targets[1]" in freed[0], "freed target: one message (%s)" % [freed])
-	var replacement := Node2D.new()
-	replacement.name = tb_name
-	add_child(replacement)
-	replacement.global_position = Vector2(450, 200)
-	expect(rig.get_path_to(replacement) == path, "replacement at the same path")
-	expect(rig.solve(), "a new target at the path is found")
+	expect(freed.size() == 1 and "effector_targets[1]" in freed[0], "freed target: one message (%s)" % [freed])
+	var replacement := make_target(Vector2(450, 200))
+	rig.effector_targets = [ta, replacement]
+	expect(rig.solve(), "a new target in the array is taken")
 	# Bad values through the setters: refused, kept.
 	rig.effector_weights = PackedFloat32Array([1.0, -2.0])
 	rig.set("effector_weights", PackedFloat32Array([NAN, 1.0]))
@@ -267,32 +270,86 @@ func test_bad_input_one_message_no_nan() -> void:
 	expect(rig.max_iterations == 64 and rig.update_mode == 2, "ints refused")
 	rig.set_angle_limits(0, NAN, 0.5)
 	rig.set_angle_limits(99, -0.5, 0.5)
+	rig.add_effector(bones[2], ta, -1.0)
+	rig.add_effector(bones[2], ta, NAN)
 	var refusals := error_log.take()
-	expect(refusals.size() == 10, "one error per refused value (got %d: %s)" % [refusals.size(), refusals])
+	expect(refusals.size() == 12, "one error per refused value (got %d: %s)" % [refusals.size(), refusals])
+	expect(rig.effector_tips.size() == 2, "add_effector with a bad weight adds nothing")
 	expect(rig.solve(), "still solves after the refused values")
 	for r in rotations_of(bones):
 		expect(is_finite(r), "no NaN after the refused values")
-	# Wrong kinds in the effector arrays: a path to a node that is not a Bone2D, values that are not paths.
-	rig.tip_bones = [rig.get_path_to(ta), rig.get_path_to(bones[6])] as Array[NodePath]
-	for frame in 10:
-		expect(not rig.solve(), "a tip that is not a Bone2D: refused")
-	var wrong := error_log.take()
-	expect(wrong.size() == 1 and "tip_bones[0]" in wrong[0], "a tip that is not a Bone2D: one message (%s)" % [wrong])
-	var kept: Array = rig.tip_bones
-	rig.set("tip_bones", [5, "x"])
-	rig.set("targets", 3.5)
+	# Wrong kinds for the arrays from an untyped script: a node that is not a Bone2D, values that are no nodes.
+	var kept: Array = rig.effector_tips
+	rig.set("effector_tips", [ta, bones[6]])
+	rig.set("effector_tips", [5, "x"])
+	rig.set("effector_targets", 3.5)
 	var kinds := error_log.take()
 	print("wrong kinds for the arrays: %s" % [kinds])
-	expect(kinds.size() == 2, "one error per wrong kind (%s)" % [kinds])
-	expect(rig.tip_bones == kept, "tip_bones kept")
-	rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath]
+	expect(kinds.size() == 3, "one error per wrong kind (%s)" % [kinds])
+	expect(kinds.size() > 0 and "effector_tips[0]" in kinds[0], "the entry is named: %s" % [kinds])
+	expect(rig.effector_tips == kept, "effector_tips kept")
 	expect(rig.solve(), "solves again")
 	expect(error_log.take_panics().is_empty(), "no panic")
 
 
-func test_untyped_arrays_from_scripts_are_converted() -> void:
-	# A script that holds the rig as a plain Node (or calls set()) hands over untyped [...] literals: paths as
-	# NodePaths or Strings, weights as ints or floats. They are converted; a wrong entry is one error, value kept.
+func test_effectors_are_set_like_the_other_nodes_bones() -> void:
+	# Nodes, before the rig is in the tree: the arrays from an untyped script (converted), or add_effector.
+	for route in ["arrays", "add_effector", "typed", "append", "static"]:
+		for side in [1.0, -1.0]:
+			var creature := Characters.two_armed(self, Vector2(400, 300), Vector2(side, 1))
+			var bones: Array = creature["bones"]
+			var ta := Rig.target(creature["skeleton"], "TargetA", Vector2(400 - side * 50, 230))
+			var tb := Rig.target(creature["skeleton"], "TargetB", Vector2(400 + side * 40, 240))
+			var rig: Node = ClassDB.instantiate("FabrikRig2D")
+			if route == "static":
+				rig.free()
+				# The README's snippet: a statically typed FabrikRig2D and [...] literals of nodes.
+				var typed := FabrikRig2D.new()
+				typed.effector_tips = [bones[4], bones[6]]
+				typed.effector_targets = [ta, tb]
+				rig = typed
+			rig.update_mode = 2
+			rig.root_bone = bones[0]
+			match route:
+				"arrays":
+					rig.effector_tips = [bones[4], bones[6]]
+					rig.set("effector_targets", [ta, tb])
+					rig.effector_weights = [2, 1.5]
+				"add_effector":
+					rig.add_effector(bones[4], ta, 2.0)
+					rig.add_effector(bones[6], tb)
+				"typed":
+					var tips: Array[Bone2D] = [bones[4], bones[6]]
+					var targets: Array[Node2D] = [ta, tb]
+					rig.effector_tips = tips
+					rig.effector_targets = targets
+				"append":
+					# Changed in place, as a script may: read at every solve.
+					rig.effector_tips.append(bones[4])
+					rig.effector_targets.append(ta)
+			creature["skeleton"].add_child(rig)
+			if route == "append":
+				rig.effector_tips.append(bones[6])
+				expect(not rig.solve(), "append: a tip without its target yet is refused")
+				expect(error_log.take().size() == 1, "append: with one message")
+				rig.effector_targets.append(tb)
+			var label := "%s, %s" % [route, "mirrored" if side < 0.0 else "unmirrored"]
+			expect(error_log.take().is_empty(), "%s: no error" % label)
+			expect(rig.effector_tips.size() == 2 and rig.effector_tips[1] == bones[6], "%s: tips taken (%s)" % [label, rig.effector_tips])
+			for i in 3:
+				rig.solve()
+			expect(rig.last_error >= 0.0 and rig.last_error <= 0.5, "%s: both hands reach (%s px)" % [label, rig.last_error])
+			if route in ["arrays", "add_effector"]:
+				expect(rig.effector_weights[0] == 2.0, "%s: weights taken (%s)" % [label, rig.effector_weights])
+			# The deprecated paths read as the paths to the nodes.
+			expect(rig.tip_bones == [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])], "%s: tip_bones reads the paths (%s)" % [label, rig.tip_bones])
+			rig.clear_effectors()
+			expect(rig.effector_tips.is_empty() and rig.effector_weights.is_empty(), "%s: clear_effectors empties them" % label)
+			creature["skeleton"].free()
+
+
+func test_node_paths_from_before_still_work() -> void:
+	# Scripts written before effector_tips: paths relative to the rig, typed or untyped, Strings too.
 	var bones := make_creature()
 	var ta := make_target(Vector2(350, 200))
 	var tb := make_target(Vector2(450, 200))
@@ -301,21 +358,74 @@ func test_untyped_arrays_from_scripts_are_converted() -> void:
 	add_child(rig)
 	rig.root_bone = bones[0]
 	rig.tip_bones = [rig.get_path_to(bones[4]), String(rig.get_path_to(bones[6]))]
-	rig.set("targets", [rig.get_path_to(ta), rig.get_path_to(tb)])
-	rig.effector_weights = [2, 1.5]
-	expect(rig.tip_bones.size() == 2 and rig.tip_bones[1] == rig.get_path_to(bones[6]), "untyped tips taken (%s)" % [rig.tip_bones])
-	expect(rig.targets.size() == 2, "untyped targets taken (%s)" % [rig.targets])
-	expect(rig.effector_weights == PackedFloat32Array([2.0, 1.5]), "untyped weights taken (%s)" % [rig.effector_weights])
-	expect(rig.solve(), "the rig set from untyped arrays solves")
-	expect(error_log.take().is_empty(), "no error for untyped arrays of the right kinds")
+	rig.set("targets", [rig.get_path_to(ta), rig.get_path_to(tb)] as Array[NodePath])
+	expect(rig.effector_tips == [bones[4], bones[6]], "the paths became the nodes (%s)" % [rig.effector_tips])
+	expect(rig.effector_targets == [ta, tb], "the target paths too (%s)" % [rig.effector_targets])
+	expect(rig.solve(), "the rig set from paths solves")
+	expect(error_log.take().is_empty(), "no error for paths of the right kinds")
 	rig.tip_bones = [rig.get_path_to(bones[4]), Vector2.ONE]
-	rig.effector_weights = ["heavy", 1.0]
 	rig.targets = "TargetA"
 	var refusals := error_log.take()
-	expect(refusals.size() == 3, "one error per wrong value (%s)" % [refusals])
-	expect(rig.tip_bones.size() == 2 and rig.effector_weights.size() == 2, "values kept")
-	expect(rig.solve(), "still solves")
+	expect(refusals.size() == 2, "one error per wrong value (%s)" % [refusals])
+	# A path that leads nowhere yet: reported once, then found when the node appears.
+	var late := Node2D.new()
+	late.name = "Late"
+	rig.targets = [rig.get_path_to(ta), NodePath("../Late")]
+	for frame in 10:
+		expect(not rig.solve(), "a path to nothing yet: refused")
+	var missing := error_log.take()
+	expect(missing.size() == 1 and "effector_targets[1]" in missing[0], "a path to nothing yet: one message (%s)" % [missing])
+	add_child(late)
+	late.global_position = Vector2(450, 200)
+	expect(rig.solve() and rig.effector_targets[1] == late, "the late target is found")
 	expect(error_log.take_panics().is_empty(), "no panic")
+
+
+func test_a_scene_saved_with_node_paths_loads_and_saves_as_nodes() -> void:
+	# The text a scene saved before effector_tips holds (tip_bones and targets as NodePath arrays), mirrored and not:
+	# it loads, solves, and saved again stores the node arrays (node_paths) and no path arrays.
+	var before := FileAccess.get_file_as_string(RIG_SCENE_BEFORE)
+	expect("tip_bones = Array[NodePath]" in before, "the fixture holds the paths as saved before")
+	for side in [1, -1]:
+		var text := before
+		if side < 0:
+			# The same scene mirrored: the skeleton turned around, the targets swapped across its x.
+			text = text.replace("position = Vector2(400, 400)", "position = Vector2(400, 400)\nscale = Vector2(-1, 1)")
+			text = text.replace("Vector2(350, 290)", "Vector2(TMP, 290)").replace("Vector2(450, 290)", "Vector2(350, 290)").replace("Vector2(TMP, 290)", "Vector2(450, 290)")
+		var path := "user://rig_before_%d.tscn" % (side + 1)
+		var file := FileAccess.open(path, FileAccess.WRITE)
+		file.store_string(text)
+		file.close()
+		var scene: PackedScene = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE)
+		expect(scene != null, "side %d: the scene from before loads" % side)
+		if scene == null:
+			continue
+		var root: Node2D = scene.instantiate()
+		add_child(root)
+		var rig: Node = root.get_node("FabrikRig2D")
+		var hands := [root.get_node("Skeleton/spine/arm_a/hand_a"), root.get_node("Skeleton/spine/arm_b/hand_b")]
+		expect(rig.effector_tips == hands, "side %d: tip_bones became effector_tips (%s)" % [side, rig.effector_tips])
+		expect(rig.effector_targets == [root.get_node("TargetA"), root.get_node("TargetB")], "side %d: targets became effector_targets" % side)
+		expect(rig.effector_weights == PackedFloat32Array([1, 2]), "side %d: weights kept" % side)
+		for i in 3:
+			rig.solve()
+		expect(rig.last_error >= 0.0 and rig.last_error <= rig.tolerance, "side %d: it solves (%s px)" % [side, rig.last_error])
+		var packed := PackedScene.new()
+		expect(packed.pack(root) == OK, "side %d: packs again" % side)
+		var again := "user://rig_again_%d.tscn" % (side + 1)
+		ResourceSaver.save(packed, again)
+		var saved := FileAccess.get_file_as_string(again)
+		expect("effector_tips = [NodePath(\"../Skeleton/spine/arm_a/hand_a\"), NodePath(\"../Skeleton/spine/arm_b/hand_b\")]" in saved, "side %d: saved as effector_tips: %s" % [side, saved])
+		expect("\"effector_tips\", \"effector_targets\"" in saved and not "tip_bones" in saved and not "\ntargets =" in saved, "side %d: as node references, no path arrays: %s" % [side, saved])
+		var reloaded: Node2D = (ResourceLoader.load(again, "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene).instantiate()
+		add_child(reloaded)
+		var rig_again: Node = reloaded.get_node("FabrikRig2D")
+		expect(rig_again.effector_tips.size() == 2 and rig_again.effector_tips[0] == reloaded.get_node("Skeleton/spine/arm_a/hand_a"), "side %d: the node arrays load back" % side)
+		expect(rig_again.solve(), "side %d: and solve" % side)
+		for node in [root, reloaded]:
+			node.free()
+		for p in [path, again]:
+			DirAccess.remove_absolute(ProjectSettings.globalize_path(p))
 
 
 func test_no_allocation_per_solve() -> void:

@@ -133,20 +133,18 @@ static func two_armed(parent: Node, at: Vector2, skeleton_scale := Vector2.ONE) 
 
 
 ## A FabrikRig2D under `parent` reaching the two-armed creature's hands (`bones[4]`, `bones[6]`) for `targets` (two
-## Node2D) from the spine's root, in `mode`, default settings. `process_priority` other than 0 is set before it
-## enters the tree: a priority of the user's own, so the batch leaves it to process itself.
+## Node2D) from the spine's root, in `mode`, default settings, its effectors set as nodes before it enters the tree.
+## `process_priority` other than 0 is set before it enters the tree: a priority of the user's own, so the batch
+## leaves it to process itself.
 static func fabrik_rig(parent: Node, bones: Array, targets: Array, mode := 2, process_priority := 0) -> Node2D:
 	var rig: Node2D = ClassDB.instantiate("FabrikRig2D")
 	rig.update_mode = mode
 	if process_priority != 0:
 		rig.process_priority = process_priority
-	parent.add_child(rig)
 	rig.root_bone = bones[0]
-	rig.tip_bones = [rig.get_path_to(bones[4]), rig.get_path_to(bones[6])] as Array[NodePath]
-	var paths: Array[NodePath] = []
-	for target in targets:
-		paths.append(rig.get_path_to(target))
-	rig.targets = paths
+	rig.effector_tips = [bones[4], bones[6]]
+	rig.effector_targets = targets
+	parent.add_child(rig)
 	return rig
 
 

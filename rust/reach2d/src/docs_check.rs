@@ -1,5 +1,5 @@
 //! Every class, property, method and constant the editor shows has help text (the XML `register-docs` sends to
-//! the editor's help).
+//! the editor's help), and the README's node table lists every node class.
 
 #[test]
 fn every_documented_item_has_text() {
@@ -76,4 +76,59 @@ fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
     let from = text.find(start)? + start.len();
     let to = text[from..].find(end)? + from;
     Some(&text[from..to])
+}
+
+/// The README's opening counts the node classes in words and its first table lists each: every documented class that
+/// is a node (inherits Node or Node2D), but for the internal `Reach2D*` ones (the batcher, test and benchmark
+/// probes). A new class fails this until the README says what it does.
+#[test]
+fn the_readme_lists_every_node_class() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).expect("README.md");
+    let mut nodes: Vec<String> = godot::docs::__gather_xml_docs()
+        .filter(|xml| matches!(between(xml, "inherits=\"", "\""), Some("Node" | "Node2D")))
+        .filter_map(|xml| between(&xml, "<class name=\"", "\"").map(str::to_string))
+        .filter(|class| !class.starts_with("Reach2D"))
+        .collect();
+    nodes.sort();
+    nodes.dedup();
+    assert!(nodes.len() >= 7, "node classes found: {nodes:?}");
+    const WORDS: [&str; 21] = [
+        "Zero",
+        "One",
+        "Two",
+        "Three",
+        "Four",
+        "Five",
+        "Six",
+        "Seven",
+        "Eight",
+        "Nine",
+        "Ten",
+        "Eleven",
+        "Twelve",
+        "Thirteen",
+        "Fourteen",
+        "Fifteen",
+        "Sixteen",
+        "Seventeen",
+        "Eighteen",
+        "Nineteen",
+        "Twenty",
+    ];
+    let count = WORDS.get(nodes.len()).copied().unwrap_or("Many");
+    let opening = readme.split("\n\n").nth(1).unwrap_or("");
+    assert!(
+        opening.contains(&format!("{count} nodes")),
+        "the README's opening should say \"{count} nodes\": {opening}"
+    );
+    let table: Vec<&str> = readme
+        .lines()
+        .skip_while(|line| !line.starts_with("| node |"))
+        .take_while(|line| line.starts_with('|'))
+        .collect();
+    for class in &nodes {
+        let row = format!("| `{class}` |");
+        assert!(table.iter().any(|line| line.starts_with(&row)), "the README's node table has no row for {class}");
+    }
+    assert_eq!(table.len(), nodes.len() + 2, "one row per node class (and the head): {table:#?}");
 }

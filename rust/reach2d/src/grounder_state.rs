@@ -8,16 +8,18 @@ use godot::classes::physics_server_2d::AreaParameter;
 use godot::classes::{Bone2D, Node2D, PhysicsServer2D};
 use godot::prelude::*;
 use reach2d_core::ground::{
-    GroundHit, GroundSettings, foot_rotation, offset_in_parent, reach_drop, step_offset, step_value, up_from_gravity,
+    GroundHit, GroundSettings, SoleHits, foot_end, foot_rotation, offset_in_parent, reach_drop, step_offset,
+    step_value, up_from_gravity,
 };
 use reach2d_core::{SpringCollider, Vec2};
 
 use crate::character_weight::CharacterLink;
+use crate::frame::BoneDriver;
 use crate::io::convert::{affine, vec2, vector2};
 use crate::io::written::Overwritten;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::{Problem, Problems};
-use crate::slot::{in_tree, live};
+use crate::slot::{Slot, in_tree, live, slot};
 use crate::world_queries::{Filter, WorldQueries};
 
 /// Everything `FootGrounder2D` keeps between frames.
@@ -45,12 +47,14 @@ pub struct AnimatedLimb {
     pub tip: Affine2,
 }
 
-/// What a leg's ray found this frame, before the hips move.
+/// What a leg's rays found this frame, before the hips move.
 #[derive(Clone, Copy)]
 pub struct LegReading {
     pub limb: AnimatedLimb,
-    /// The goal minus the animated end effector, global px (zero without ground).
-    pub offset: Vec2,
+    /// The animated toe (the foot bone's end) when the toe casts its ray, global px.
+    pub toe: Option<Vec2>,
+    /// The ground under the heel and the toe.
+    pub hits: SoleHits,
     /// How far the hips must come down for this leg to reach its ground with its animated extension, px.
     pub drop: f32,
     /// The ground's slope turn for the foot, radians (0 without ground).
@@ -69,39 +73,87 @@ impl GrounderState {
         }))
     }
 
-    /// Casts `limb`'s foot ray in `node`'s world (the query objects are made once): the ground's goal, the slope and
-    /// the hips' drop it needs. `None` without a world.
+    /// Casts `limb`'s foot rays in `node`'s world (the query objects are made once): under the ankle, and under
+    /// `toe` (the animated foot bone's end) when given; then the foot's goal, its turn to the slope and the hips'
+    /// drop it needs (`reach2d_core::ground`'s `place_foot`). `None` without a world.
     pub fn cast(
         &mut self,
         node: &Gd<Node2D>,
         filter: Filter,
         settings: &GroundSettings,
         limb: AnimatedLimb,
+        toe: Option<Vec2>,
     ) -> Option<LegReading> {
-        let ray = settings.ray(limb.end);
         let mut space = self.queries.get_or_insert_with(WorldQueries::new).in_space_of(node, filter)?;
-        let hit = space
-            .sweep(ray.from, ray.to - ray.from, 0.0)
-            .and_then(|(point, normal)| Some(GroundHit { point, normal: normal.try_normalize()? }));
-        let offset = hit.map_or(Vec2::ZERO, |hit| settings.planted(limb.end, hit) - limb.end);
-        let tilt = hit.map_or(0.0, |hit| settings.tilt(hit));
-        let drop = reach_drop(limb.root, limb.end, limb.end + offset, settings.up);
-        Some(LegReading { limb, offset, drop, tilt, grounded: hit.is_some() })
+        let mut ground_under = |point: Vec2| {
+            let ray = settings.ray(point);
+            space
+                .sweep(ray.from, ray.to - ray.from, 0.0)
+                .and_then(|(point, normal)| Some(GroundHit { point, normal: normal.try_normalize()? }))
+        };
+        let hits = SoleHits { heel: ground_under(limb.end), toe: toe.and_then(&mut ground_under) };
+        let placed = settings.place_foot(limb.end, toe, hits);
+        let drop = reach_drop(limb.root, limb.end, placed.goal, settings.up);
+        Some(LegReading { limb, toe, hits, drop, tilt: placed.tilt, grounded: placed.grounded })
     }
 
     /// Takes back everything the grounder wrote (the hips' offset, the feet's turn) and forgets its smoothing.
     pub fn let_go(&mut self, hips: &Option<Gd<Node2D>>, feet: [&Option<Gd<Bone2D>>; 2]) {
+        self.put_back(hips, feet);
+        self.hips = HipsOffset::default();
+        self.feet = Default::default();
+    }
+
+    /// Takes back what the grounder wrote (the hips' offset, the feet's turn) but keeps its smoothing (the hips'
+    /// drop, each foot's correction and turn): the grounder left the tree, and if it comes back (a reparent, a
+    /// scene switch that keeps the character) its next frame goes on from there instead of popping.
+    pub fn put_back(&mut self, hips: &Option<Gd<Node2D>>, feet: [&Option<Gd<Bone2D>>; 2]) {
         if let Some(hips) = live(hips) {
             self.hips.restore(&mut hips.clone());
         }
-        self.hips = HipsOffset::default();
         for (foot, bone) in self.feet.iter_mut().zip(feet) {
             if let Some(bone) = live(bone) {
                 foot.restore(&mut bone.clone());
             }
-            *foot = Foot::default();
         }
     }
+}
+
+/// `FootGrounder2D`'s setup as it stands, without touching a bone: `legs` set, alive and able to solve (their
+/// bones), each of `feet` alive and a direct child of its leg's tip bone, `hips` alive. Not per frame: on entering
+/// the tree and when asked (`get_setup_warning`), so a node in manual mode that never ran says what is wrong too.
+pub fn check_setup(
+    legs: [&Option<Gd<TwoBoneIk2D>>; 2],
+    feet: [&Option<Gd<Bone2D>>; 2],
+    hips: &Option<Gd<Node2D>>,
+) -> Result<(), Problem> {
+    if legs.iter().all(|leg| leg.is_none()) {
+        return Err(Problem::NoLegs);
+    }
+    for (leg, (leg_slot, foot)) in legs.into_iter().zip(feet).enumerate() {
+        let index = leg as u8;
+        let mut leg_node = match slot(leg_slot) {
+            Slot::Empty => continue,
+            Slot::Freed => return Err(Problem::LegFreed(index)),
+            Slot::Live(leg_node) => leg_node.clone(),
+        };
+        let mut bound = leg_node.bind_mut();
+        bound.check_setup().map_err(|_| Problem::LegNotReady(index))?;
+        match slot(foot) {
+            Slot::Empty => {}
+            Slot::Freed => return Err(Problem::FootFreed(index)),
+            Slot::Live(bone) => {
+                let tip = bound.resolved_tip().map(|tip| tip.instance_id());
+                if bone.get_parent().map(|parent| parent.instance_id()) != tip {
+                    return Err(Problem::FootNotChildOfTip(index));
+                }
+            }
+        }
+    }
+    if matches!(slot(hips), Slot::Freed) {
+        return Err(Problem::HipsFreed);
+    }
+    Ok(())
 }
 
 /// One foot's memory between frames.
@@ -120,15 +172,40 @@ pub struct Foot {
 }
 
 impl Foot {
-    /// This frame's goal for the leg from `reading`, each of the correction and the tilt moving at most
-    /// `offset_step` px and `tilt_step` radians from the last frame's.
-    pub fn plan(&mut self, reading: &LegReading, offset_step: f32, tilt_step: f32) -> Vec2 {
-        let offset = self.offset.map_or(reading.offset, |last| step_offset(last, reading.offset, offset_step));
-        self.offset = Some(offset);
-        self.goal = reading.limb.end + offset;
-        self.grounded = reading.grounded;
+    /// This frame's goal for the leg from `reading`, each of the tilt and the correction moving at most
+    /// `tilt_step` radians and `offset_step` px from the last frame's; the correction is the one for the tilt the
+    /// foot gets this frame, so a toe is kept out of the ground for the turn it really has.
+    pub fn plan(&mut self, reading: &LegReading, settings: &GroundSettings, offset_step: f32, tilt_step: f32) -> Vec2 {
         self.tilt = step_value(self.tilt, reading.tilt, tilt_step);
+        let end = reading.limb.end;
+        let wanted = settings.foot_goal(end, reading.toe, reading.hits, self.tilt) - end;
+        let offset = self.offset.map_or(wanted, |last| step_offset(last, wanted, offset_step));
+        self.offset = Some(offset);
+        self.goal = end + offset;
+        self.grounded = reading.grounded;
         self.goal
+    }
+
+    /// The foot bone's end (its toe) in the animated pose, global px, for the toe's ray: `bone` must be in the tree
+    /// and a direct child of the leg's tip bone `tip_bone` (else `None`: one ray, and [`Foot::turn`] reports it).
+    /// `animated_tip` is the tip bone's global transform in the animated pose.
+    pub fn animated_toe(
+        &mut self,
+        bone: &Gd<Bone2D>,
+        tip_bone: Option<&Gd<Bone2D>>,
+        animated_tip: Affine2,
+    ) -> Option<Vec2> {
+        let tip_bone = tip_bone.filter(|tip| tip.is_instance_valid())?;
+        if !in_tree(bone) || bone.get_parent().is_none_or(|p| p.instance_id() != tip_bone.instance_id()) {
+            return None;
+        }
+        let current = bone.get_rotation();
+        let animated = self.rotation.observe(current);
+        let local = affine(bone.get_transform());
+        let basis = Mat2::from_angle(-current) * local.matrix2;
+        let end = Vec2::from_angle(bone.get_bone_angle()) * bone.get_length();
+        let toe = foot_end(animated_tip, local.translation, animated, basis, end);
+        toe.is_finite().then_some(toe)
     }
 
     /// Turns the foot bone (a direct child of the leg's tip bone `tip_bone`) to keep its animated angle to the world,

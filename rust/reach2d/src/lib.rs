@@ -26,6 +26,7 @@ mod path_chain_state;
 mod pose;
 mod prefetch;
 mod problem;
+mod rig_effectors;
 mod rig_state;
 mod setup;
 mod slot;

@@ -33,17 +33,18 @@ pub enum Problem {
     /// The skeleton, an ancestor or a bone of the chain has a zero scale (on one axis or both).
     ZeroScale,
     Solver(SolveError),
-    /// `FabrikRig2D`: `tip_bones` is empty.
+    /// `FabrikRig2D`: `effector_tips` is empty.
     NoEffectors,
-    /// `FabrikRig2D`: `tip_bones` and `targets` differ in length.
+    /// `FabrikRig2D`: `effector_tips` and `effector_targets` differ in length.
     EffectorsMismatch,
-    /// `FabrikRig2D`: `tip_bones[i]` does not lead to a Bone2D in the tree.
+    /// `FabrikRig2D`: `effector_tips[i]` is no Bone2D (unset, freed, or a `tip_bones` path that leads nowhere).
     RigTipMissing(u16),
-    /// `FabrikRig2D`: `targets[i]` does not lead to a Node2D in the tree (unset, wrong path, freed).
+    /// `FabrikRig2D`: `effector_targets[i]` is no Node2D in the tree (unset, freed, outside the tree, or a `targets`
+    /// path that leads nowhere).
     RigTargetMissing(u16),
-    /// `FabrikRig2D`: `targets[i]`'s global position is NaN or infinite.
+    /// `FabrikRig2D`: `effector_targets[i]`'s global position is NaN or infinite.
     RigTargetNotFinite(u16),
-    /// `FabrikRig2D`: `tip_bones[i]` is not under `root_bone`.
+    /// `FabrikRig2D`: `effector_tips[i]` is not under `root_bone`.
     RigTipNotUnderRoot(u16),
     /// `FabrikRig2D`: a tip bone is named twice or lies on another tip's chain.
     RigTipsOverlap,
@@ -116,12 +117,12 @@ impl Problem {
             Self::DeltaNotFinite => "`advance(delta)`: delta is NaN, infinite or too large for a 32-bit float (or negative, for FootGrounder2D): give a finite time in seconds.".into(),
             Self::ZeroScale => "The skeleton, an ancestor or a bone of the chain has a zero scale (on one axis or both): the chain has collapsed, so the bones keep their last pose until the scale is non-zero again.".into(),
             Self::Solver(error) => format!("The solver rejected the chain: {error}."),
-            Self::NoEffectors => "No effectors: add the tip Bone2D of each branch to `tip_bones` and its target to `targets`.".into(),
-            Self::EffectorsMismatch => "`tip_bones` and `targets` differ in length: give one target per tip bone.".into(),
-            Self::RigTipMissing(i) => format!("`tip_bones[{i}]` does not lead to a Bone2D in the scene tree: pick the last bone of that branch."),
-            Self::RigTargetMissing(i) => format!("`targets[{i}]` does not lead to a Node2D in the scene tree (unset, a wrong path, or freed): pick the node that effector reaches for."),
-            Self::RigTargetNotFinite(i) => format!("`targets[{i}]`'s global position is NaN or infinite: give it a finite position."),
-            Self::RigTipNotUnderRoot(i) => format!("`tip_bones[{i}]` is not `root_bone` or one of its Bone2D descendants: every branch must start at `root_bone`."),
+            Self::NoEffectors => "No effectors: add the tip Bone2D of each branch to `effector_tips` and its target to `effector_targets` (or call `add_effector(tip, target)`).".into(),
+            Self::EffectorsMismatch => "`effector_tips` and `effector_targets` differ in length: give one target per tip bone.".into(),
+            Self::RigTipMissing(i) => format!("`effector_tips[{i}]` is no Bone2D (unset, freed, or a `tip_bones` path that leads nowhere): pick the last bone of that branch."),
+            Self::RigTargetMissing(i) => format!("`effector_targets[{i}]` is no Node2D in the scene tree (unset, freed, outside the tree, or a `targets` path that leads nowhere): pick the node that effector reaches for."),
+            Self::RigTargetNotFinite(i) => format!("`effector_targets[{i}]`'s global position is NaN or infinite: give it a finite position."),
+            Self::RigTipNotUnderRoot(i) => format!("`effector_tips[{i}]` is not `root_bone` or one of its Bone2D descendants: every branch must start at `root_bone`."),
             Self::RigTipsOverlap => "A tip bone is named twice or lies on another tip's chain: each effector needs a branch of its own (its tip a leaf of the rig).".into(),
             Self::NoLegs => "No legs: set `first_leg` (and `second_leg`) to TwoBoneIk2D legs.".into(),
             Self::LegFreed(i) => format!("`{}` was freed: set it to a TwoBoneIk2D that exists, or clear it.", leg(i)),

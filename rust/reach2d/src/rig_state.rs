@@ -1,8 +1,8 @@
-//! `FabrikRig2D`'s engine side: its effectors (tip bones and targets, resolved from node paths only when the setup
-//! changes), its bones (one watched chain per effector, their union held in the node's `Bones` so the authored-pose
-//! machinery covers every bone), and the buffers its solves reuse.
+//! `FabrikRig2D`'s engine side: its effectors (tip bones and targets, read from the node's arrays every solve, so a
+//! change made to an array in place is seen), its bones (one watched chain per effector, their union held in the
+//! node's `Bones` so the authored-pose machinery covers every bone), and the buffers its solves reuse.
 
-use godot::classes::{Bone2D, CanvasItem, Node, Node2D};
+use godot::classes::{Bone2D, CanvasItem, Node2D};
 use godot::prelude::*;
 use reach2d_core::{AngleLimit, FabrikRig, FabrikSettings, RigEffector, RigPose, SolveReport, Vec2};
 
@@ -15,9 +15,7 @@ use crate::slot::{Slot, slot};
 /// Everything `FabrikRig2D` keeps between solves besides its `Bones`.
 #[derive(Default)]
 pub struct RigState {
-    /// The node paths changed (or a resolved node went away): resolve them again before the next solve.
-    stale_paths: bool,
-    /// Resolved `tip_bones` and `targets`, one per effector.
+    /// The live `effector_tips` and `effector_targets` of the last check, one per effector.
     tips: Vec<Gd<Bone2D>>,
     targets: Vec<Gd<Node2D>>,
     /// One chain per effector, `root_bone ..= tip`, each watched for changes.
@@ -33,20 +31,13 @@ pub struct RigState {
 }
 
 /// What the node's properties say about its effectors.
-pub struct EffectorPaths<'a> {
-    pub tip_bones: &'a Array<NodePath>,
-    pub targets: &'a Array<NodePath>,
+pub struct Effectors<'a> {
+    pub tips: &'a Array<Gd<Bone2D>>,
+    pub targets: &'a Array<Gd<Node2D>>,
     pub weights: &'a PackedFloat32Array,
 }
 
 impl RigState {
-    /// The node paths changed: they are resolved again before the next solve.
-    pub fn paths_changed(&mut self) {
-        self.stale_paths = true;
-        self.tips.clear();
-        self.targets.clear();
-    }
-
     /// The solver, once resolved.
     pub fn solver(&self) -> Option<&FabrikRig> {
         self.solver.as_ref()
@@ -62,20 +53,15 @@ impl RigState {
         &self.targets
     }
 
-    /// Checks the setup without touching a bone's pose: the effectors (resolving the node paths when they changed),
-    /// each target's global position into the effectors, and the bones (resolving the chains when one changed).
-    pub fn check(
-        &mut self,
-        node: &Gd<Node>,
-        bones: &mut Bones,
-        root: &Option<Gd<Bone2D>>,
-        paths: &EffectorPaths,
-    ) -> Result<(), Problem> {
-        let count = paths.tip_bones.len();
+    /// Checks the setup without touching a bone's pose: the effectors (each array entry a live node of its class;
+    /// each target's global position into the effectors) and the bones (resolving the chains when one changed).
+    /// Reads the arrays every time (two engine calls per effector, no allocation once the buffers have grown).
+    pub fn check(&mut self, bones: &mut Bones, root: &Option<Gd<Bone2D>>, given: &Effectors) -> Result<(), Problem> {
+        let count = given.tips.len();
         if count == 0 {
             return Err(Problem::NoEffectors);
         }
-        if paths.targets.len() != count {
+        if given.targets.len() != count {
             return Err(Problem::EffectorsMismatch);
         }
         let root = match slot(root) {
@@ -83,47 +69,24 @@ impl RigState {
             Slot::Freed => return Err(Problem::BoneFreed),
             Slot::Live(root) => root,
         };
-        let alive = self.tips.len() == count
-            && self.targets.len() == count
-            && self.tips.iter().all(Gd::is_instance_valid)
-            && self.targets.iter().all(Gd::is_instance_valid);
-        if self.stale_paths || !alive {
-            self.resolve_paths(node, paths)?;
-        }
-        self.effectors.resize(count, RigEffector { target: Vec2::ZERO, weight: 1.0 });
-        for (k, (target, effector)) in self.targets.iter().zip(self.effectors.iter_mut()).enumerate() {
-            if !target.is_inside_tree() {
-                self.stale_paths = true;
-                return Err(Problem::RigTargetMissing(k as u16));
-            }
-            let position = vec2(target.get_global_position());
-            if !position.is_finite() {
-                return Err(Problem::RigTargetNotFinite(k as u16));
-            }
-            effector.target = position;
-            effector.weight = paths.weights.get(k).unwrap_or(1.0);
-        }
-        self.ensure_bones(bones, root)
-    }
-
-    /// Resolves `tip_bones` and `targets` relative to the node (the setup changed, or a resolved node went away).
-    fn resolve_paths(&mut self, node: &Gd<Node>, paths: &EffectorPaths) -> Result<(), Problem> {
         self.tips.clear();
         self.targets.clear();
-        self.stale_paths = true;
-        // An empty path (a new entry in the inspector) is unset, not the node itself.
-        for (k, path) in paths.tip_bones.iter_shared().enumerate() {
-            let tip = (!path.is_empty()).then(|| node.get_node_or_null(&path)).flatten();
-            let tip = tip.and_then(|n| n.try_cast::<Bone2D>().ok());
-            self.tips.push(tip.ok_or(Problem::RigTipMissing(k as u16))?);
+        self.effectors.resize(count, RigEffector { target: Vec2::ZERO, weight: 1.0 });
+        for k in 0..count {
+            let index = k as u16;
+            // Read as Variants: an entry may be null (a new entry in the inspector) or freed.
+            let tip = AnyArray::get(given.tips, k).and_then(|entry| entry.try_to::<Gd<Bone2D>>().ok());
+            self.tips.push(tip.ok_or(Problem::RigTipMissing(index))?);
+            let target = AnyArray::get(given.targets, k).and_then(|entry| entry.try_to::<Gd<Node2D>>().ok());
+            let target = target.filter(|t| t.is_inside_tree()).ok_or(Problem::RigTargetMissing(index))?;
+            let position = vec2(target.get_global_position());
+            if !position.is_finite() {
+                return Err(Problem::RigTargetNotFinite(index));
+            }
+            self.effectors[k] = RigEffector { target: position, weight: given.weights.get(k).unwrap_or(1.0) };
+            self.targets.push(target);
         }
-        for (k, path) in paths.targets.iter_shared().enumerate() {
-            let target = (!path.is_empty()).then(|| node.get_node_or_null(&path)).flatten();
-            let target = target.and_then(|n| n.try_cast::<Node2D>().ok());
-            self.targets.push(target.ok_or(Problem::RigTargetMissing(k as u16))?);
-        }
-        self.stale_paths = false;
-        Ok(())
+        self.ensure_bones(bones, root)
     }
 
     /// Makes sure `bones` holds the union of the effectors' chains and the solver its tree, resolving them again

@@ -22,6 +22,8 @@ use godot::obj::InstanceId;
 pub struct Setup {
     pub goal: Vec2,
     pub pole: Option<Vec2>,
+    /// The chain was resolved anew (other bones than last time): what a node simulates on it starts afresh.
+    pub chain_changed: bool,
 }
 
 /// What a node's setup names: its target (`None` for a node, or a check, without one), its pole (`None`: none) and
@@ -51,7 +53,7 @@ pub fn check(bones: &mut Bones, slots: Slots<'_>) -> Result<Setup, Problem> {
     let verified = bones.verified.holds(names);
     let goal = slots.target.map_or(Ok(Vec2::ZERO), |target| target_position(target, verified))?;
     let pole = slots.pole.map_or(Ok(None), |pole| pole_position(pole, verified))?;
-    ensure_chain(bones, slots.root, slots.tip, slots.shape, verified)?;
+    let chain_changed = ensure_chain(bones, slots.root, slots.tip, slots.shape, verified)?;
     if !verified {
         // The tip in the tree (and with it the whole chain above it): what the read checks on an unverified setup.
         if bones.chain.bones().last().is_some_and(|tip| !tip.is_inside_tree()) {
@@ -62,7 +64,7 @@ pub fn check(bones: &mut Bones, slots: Slots<'_>) -> Result<Setup, Problem> {
         let Bones { chain, verified, .. } = bones;
         verified.record(names, nodes.chain(chain.relies_on()));
     }
-    Ok(Setup { goal, pole })
+    Ok(Setup { goal, pole, chain_changed })
 }
 
 /// The target's global position, or why there is none; its place in the tree is checked unless `verified`.
@@ -97,20 +99,21 @@ pub fn pole_position(pole: &Option<Gd<Node2D>>, verified: bool) -> Result<Option
 
 /// Makes sure `bones` holds the chain `root ..= tip` of this `shape`, still linked the same way (the links are
 /// checked unless `verified`), resolving it again (after restoring the authored pose and forgetting the old chain's
-/// memory) if not.
+/// memory) if not. `Ok(true)` when it was resolved anew (the chain changed: what a node simulates on it starts
+/// afresh), `Ok(false)` when it is the one held.
 fn ensure_chain(
     bones: &mut Bones,
     root: &Option<Gd<Bone2D>>,
     tip: &Option<Gd<Bone2D>>,
     shape: Shape,
     verified: bool,
-) -> Result<(), Problem> {
+) -> Result<bool, Problem> {
     let (root, tip) = slots(root, tip)?;
     if bones.chain.is_current(root, tip, verified) {
-        return Ok(());
+        return Ok(false);
     }
     bones::forget(bones);
-    bones.chain.resolve(root, tip, shape)
+    bones.chain.resolve(root, tip, shape).map(|()| true)
 }
 
 /// The tip direction `match_target_rotation` asks for (the target's global x axis, as Godot reports it, mirroring

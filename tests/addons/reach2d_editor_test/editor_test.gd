@@ -8,7 +8,7 @@ const OpenScene := preload("open_scene.gd")
 const FIXTURE := "res://editor/save_roundtrip.tscn"
 const COPY := "res://editor/roundtrip_copy.tscn"
 const AUTHORED := [0.3, -0.6, 0.4]
-## FabrikRig2D's scene: a spine with two arms; its effectors are saved as NodePath arrays.
+## FabrikRig2D's scene: a spine with two arms; its effectors are saved as NodePath arrays (as before issue 31).
 const RIG_FIXTURE := "res://editor/rig_roundtrip.tscn"
 const RIG_COPY := "res://editor/rig_roundtrip_copy.tscn"
 const RIG_BONES := ["spine", "spine/arm_a", "spine/arm_a/hand_a", "spine/arm_b", "spine/arm_b/hand_b"]
@@ -289,8 +289,9 @@ func _test_convert_button(root: Node) -> void:
 	print("editor convert button: LookAt modification -> %s, undo ok" % [made])
 
 
-## FabrikRig2D in the editor: its effector arrays load from the .tscn, the preview solves both hands, saving stores
-## the authored rotations (never the IK pose) and the arrays as written, and the preview comes back after saving.
+## FabrikRig2D in the editor: its effectors load from a .tscn saved before effector_tips (NodePath arrays), the preview
+## solves both hands, saving stores the authored rotations (never the IK pose) and the effectors as node references,
+## and the preview comes back after saving.
 func _test_rig_roundtrip() -> void:
 	DirAccess.copy_absolute(ProjectSettings.globalize_path(RIG_FIXTURE), ProjectSettings.globalize_path(RIG_COPY))
 	var root: Node = await OpenScene.open(get_tree(), RIG_COPY)
@@ -318,7 +319,10 @@ func _test_rig_roundtrip() -> void:
 		expect(absf(saved - RIG_AUTHORED[i]) < 1e-5, "rig bone %s saved with its authored rotation %s (saved %s)" % [name, RIG_AUTHORED[i], saved])
 		var b: Bone2D = root.get_node("Skeleton/" + RIG_BONES[i])
 		expect(absf(b.rotation - previewed[i]) < 1e-4, "rig bone %s shows the preview again after saving" % name)
-	expect("tip_bones = Array[NodePath]([NodePath(\"../Skeleton/spine/arm_a/hand_a\"), NodePath(\"../Skeleton/spine/arm_b/hand_b\")])" in text, "tip_bones saved as written")
+	# Saved before as NodePath arrays (tip_bones, targets), the effectors are saved again as node references.
+	expect("effector_tips = [NodePath(\"../Skeleton/spine/arm_a/hand_a\"), NodePath(\"../Skeleton/spine/arm_b/hand_b\")]" in text, "effector_tips saved as node paths")
+	expect("node_paths=PackedStringArray(\"root_bone\", \"effector_tips\", \"effector_targets\")" in text, "and marked as node references")
+	expect(not "tip_bones" in text, "the deprecated tip_bones is not saved")
 	expect("effector_weights = PackedFloat32Array(1, 2)" in text, "effector_weights saved as written")
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(RIG_COPY))
 

@@ -98,7 +98,7 @@ impl BoneDriver for FabrikChain2D {
 
     /// check → read → solve → write.
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
-        let Setup { goal, pole } = self.check()?;
+        let Setup { goal, pole, .. } = self.check()?;
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
         let weight = self.weight * self.state.character.weight();
         let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);

@@ -8,16 +8,20 @@ use reach2d_core::FabrikSettings;
 use crate::frame::{self, BoneDriver, NodeState, Solved};
 use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::rig_state::{EffectorPaths, RigState};
+use crate::rig_effectors::{self, Given, PendingPaths, Side};
+use crate::rig_state::{Effectors, RigState};
 use crate::{batch, checked, gizmo};
 
 /// Moves a tree of [Bone2D] nodes so that several end effectors reach their targets at once, sharing the bones they
 /// have in common: two hands on one two-handed weapon bending one spine, both front legs of a creature, a tentacle
 /// creature holding two things.
 ///
-/// Each effector is a tip bone in [member tip_bones] with its target at the same index in [member targets] (and an
-/// optional weight in [member effector_weights]); its branch is the tip and its Bone2D ancestors up to
-/// [member root_bone]. The branches' union is the rig. Its end effectors are the tip bones' ends, as for
+/// Each effector is a tip bone in [member effector_tips] with its target at the same index in
+/// [member effector_targets] (and an optional weight in [member effector_weights]); its branch is the tip and its
+/// Bone2D ancestors up to [member root_bone]. Set them as the other nodes' bones and targets, with nodes, before or
+/// after the node enters the tree: [code]rig.effector_tips = [left_hand, right_hand][/code] and
+/// [code]rig.effector_targets = [left_grip, right_grip][/code], or one effector at a time with
+/// [method add_effector]. The branches' union is the rig. Its end effectors are the tip bones' ends, as for
 /// [FabrikChain2D]: [code]tip.global_transform * (Vector2.from_angle(tip.get_bone_angle()) * tip.get_length())[/code].
 ///
 /// The solver is FABRIK's sub-base method (Aristidou and Lasenby): each pass pulls every branch toward its target up
@@ -39,16 +43,16 @@ pub struct FabrikRig2D {
     #[export]
     root_bone: Option<Gd<Bone2D>>,
     /// The last bone of each branch, one per effector: [member root_bone]'s Bone2D descendants, none on another
-    /// tip's branch. Paths are resolved once, when they change (and when a resolved node is freed). An untyped array
-    /// given to [method Object.set] (or assigned where the node's class is not known statically) is converted entry
-    /// by entry: NodePaths and Strings; anything else is refused with one error.
+    /// tip's branch. Read at every solve, so a change made to the array in place ([code]append[/code]) counts too. An
+    /// untyped array given to [method Object.set] (or assigned where the node's class is not known statically) is
+    /// converted entry by entry (Bone2D nodes; anything else is refused with one error).
     #[export]
-    #[var(set = set_tip_bones)]
-    tip_bones: Array<NodePath>,
-    /// The node each effector reaches for, at the same index as its tip in [member tip_bones].
+    #[var(set = set_effector_tips)]
+    effector_tips: Array<Gd<Bone2D>>,
+    /// The node each effector reaches for, at the same index as its tip in [member effector_tips].
     #[export]
-    #[var(set = set_targets)]
-    targets: Array<NodePath>,
+    #[var(set = set_effector_targets)]
+    effector_targets: Array<Gd<Node2D>>,
     /// How much each effector counts where the branches disagree (a missing entry counts 1; 0 follows along and never
     /// pulls). Each value must be finite and >= 0.
     #[export]
@@ -71,6 +75,16 @@ pub struct FabrikRig2D {
     #[init(val = 0.5)]
     tolerance: f32,
 
+    /// Deprecated: [member effector_tips] as node paths relative to this node, as scenes and scripts made before
+    /// it give them. Setting it sets [member effector_tips] as soon as every path leads to a Bone2D (when this node
+    /// is in the scene tree); reading it gives the paths to [member effector_tips]. Not saved: a scene saved again
+    /// stores [member effector_tips].
+    #[var(get = get_tip_bones, set = set_tip_bones)]
+    tip_bones: PhantomVar<Array<NodePath>>,
+    /// Deprecated: [member effector_targets] as node paths relative to this node; see [member tip_bones].
+    #[var(get = get_targets, set = set_targets)]
+    targets: PhantomVar<Array<NodePath>>,
+
     /// The largest distance in global pixels between a target and its end effector after the last solve,
     /// [member weight] included; [code]-1.0[/code] before the first solve.
     #[var(no_set)]
@@ -82,6 +96,8 @@ pub struct FabrikRig2D {
 
     /// The effectors, the tree of bones and the solver's buffers.
     rig: RigState,
+    /// `tip_bones` and `targets` given as node paths, until they resolve.
+    pending: PendingPaths,
     limits: AngleLimits,
     state: NodeState,
     base: Base<Node2D>,
@@ -90,18 +106,74 @@ pub struct FabrikRig2D {
 #[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
 #[godot_api]
 impl FabrikRig2D {
-    /// Sets [member tip_bones]; they are resolved again before the next solve.
+    /// Sets [member effector_tips].
     #[func]
-    fn set_tip_bones(&mut self, value: Array<NodePath>) {
-        self.tip_bones = value;
-        self.rig.paths_changed();
+    fn set_effector_tips(&mut self, value: Array<Gd<Bone2D>>) {
+        self.effector_tips = value;
+        self.pending.drop_side(Side::Tips);
     }
 
-    /// Sets [member targets]; they are resolved again before the next solve.
+    /// Sets [member effector_targets].
+    #[func]
+    fn set_effector_targets(&mut self, value: Array<Gd<Node2D>>) {
+        self.effector_targets = value;
+        self.pending.drop_side(Side::Targets);
+    }
+
+    /// Adds an effector: [param tip] (the last bone of a branch under [member root_bone]) reaches for
+    /// [param target] with [param weight] (finite, >= 0; else an error and nothing is added). Works before the node
+    /// enters the tree.
+    #[func]
+    fn add_effector(&mut self, tip: Gd<Bone2D>, target: Gd<Node2D>, #[opt(default = 1.0)] weight: f32) {
+        let count = self.effector_tips.len();
+        let max = f64::from(f32::MAX);
+        if checked::float_value("FabrikRig2D", "add_effector: weight", f64::from(weight), 0.0, max).is_none() {
+            return;
+        }
+        // The new effector's weight at its index: the ones before it that had none count 1.
+        let mut weights = self.effector_weights.clone();
+        weights.resize(weights.len().min(count));
+        while weights.len() < count {
+            weights.push(1.0);
+        }
+        weights.push(weight);
+        self.effector_weights = weights;
+        self.effector_tips.push(&tip);
+        self.effector_targets.push(&target);
+        self.pending = PendingPaths::default();
+    }
+
+    /// Removes every effector (and their weights).
+    #[func]
+    fn clear_effectors(&mut self) {
+        self.effector_tips = Array::new();
+        self.effector_targets = Array::new();
+        self.effector_weights = PackedFloat32Array::new();
+        self.pending = PendingPaths::default();
+    }
+
+    /// Deprecated: sets [member effector_tips] from node paths relative to this node, as soon as they resolve.
+    #[func]
+    fn set_tip_bones(&mut self, value: Array<NodePath>) {
+        self.take_paths(Side::Tips, value);
+    }
+
+    /// Deprecated: the paths from this node to [member effector_tips] (or the paths given that have not resolved).
+    #[func]
+    fn get_tip_bones(&self) -> Array<NodePath> {
+        self.paths(Side::Tips)
+    }
+
+    /// Deprecated: sets [member effector_targets] from node paths relative to this node, as soon as they resolve.
     #[func]
     fn set_targets(&mut self, value: Array<NodePath>) {
-        self.targets = value;
-        self.rig.paths_changed();
+        self.take_paths(Side::Targets, value);
+    }
+
+    /// Deprecated: the paths from this node to [member effector_targets] (or the paths given that have not resolved).
+    #[func]
+    fn get_targets(&self) -> Array<NodePath> {
+        self.paths(Side::Targets)
     }
 
     /// Sets [member effector_weights]: a negative or non-finite entry prints an error and keeps the current weights.
@@ -126,8 +198,10 @@ impl FabrikRig2D {
 impl INode2D for FabrikRig2D {
     fn on_notification(&mut self, what: CanvasItemNotification) {
         if what == CanvasItemNotification::ENTER_TREE {
-            // Paths are relative to the node: a node that moved in the tree resolves them again.
-            self.rig.paths_changed();
+            // A scene saved with `tip_bones`/`targets` paths: its nodes are all there now (a path that leads nowhere
+            // yet is tried again at each check).
+            // Reported, if still so, by the next check.
+            let _unresolved = self.resolve_pending();
         }
         batch::notification(self, what);
     }
@@ -136,80 +210,82 @@ impl INode2D for FabrikRig2D {
         gizmo::draw_rig(&mut self.to_gd().upcast(), rig.solver(), rig.points(), rig.targets());
     }
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        frame::counted(|| self.set_effector_array(&property, &value) || self.limits.set_property(&property, &value))
+        frame::counted(|| self.set_untyped(&property, &value) || self.limits.set_property(&property, &value))
     }
 }
 
 impl FabrikRig2D {
-    /// `set()` of `tip_bones`, `targets` or `effector_weights` with an untyped `Array` (a script that does not
-    /// know the node's class, `[...]` literals): each entry is converted (a NodePath or a String for the paths, a
-    /// number for the weights) and the typed setter takes it; an entry that is neither, or a value that is no
-    /// array, is one error naming it, and the value is kept. `false` for other properties and for typed arrays,
-    /// which take Godot's own route.
-    fn set_effector_array(&mut self, property: &StringName, value: &Variant) -> bool {
-        // Godot asks `_set` about every property set on the node (an animated `weight` every frame): compare
-        // without a Rust allocation.
-        let text = GString::from(property);
-        let chars = text.chars();
-        let Some(name) = ["tip_bones", "targets", "effector_weights"]
-            .into_iter()
-            .find(|name| chars.iter().copied().eq(name.chars()))
-        else {
-            return false;
-        };
-        let typed = value.get_type() == VariantType::ARRAY && value.try_to::<VarArray>().is_err();
-        if typed || value.get_type() == VariantType::PACKED_FLOAT32_ARRAY {
-            return false; // Typed: Godot's own route reaches the typed setter.
-        }
-        let Ok(entries) = value.try_to::<VarArray>() else {
-            godot_error!("FabrikRig2D: {name} must be an Array, not {value}; keeping the current {name}.");
-            return true;
-        };
-        if name == "effector_weights" {
-            let mut weights = PackedFloat32Array::new();
-            for (index, entry) in entries.iter_shared().enumerate() {
-                let number = entry.try_to::<f64>().or_else(|_| entry.try_to::<i64>().map(|i| i as f64));
-                let Ok(number) = number else {
-                    godot_error!(
-                        "FabrikRig2D: effector_weights[{index}] = {entry} is not a number; keeping the current weights."
-                    );
-                    return true;
-                };
-                weights.push(number as f32);
+    /// `set()` of an effector property with an untyped `Array` (a script that does not know the node's class, `[...]`
+    /// literals): converted entry by entry (`rig_effectors::convert_untyped`) and given to the typed setter; an
+    /// entry of the wrong kind is one error naming it, and the value is kept. `false` for other properties and for
+    /// typed arrays, which take Godot's own route.
+    fn set_untyped(&mut self, property: &StringName, value: &Variant) -> bool {
+        match rig_effectors::convert_untyped(property, value) {
+            None => false,
+            Some(Err(message)) => {
+                godot_error!("FabrikRig2D: {message}");
+                true
             }
-            self.set_effector_weights(weights);
-            return true;
+            Some(Ok(given)) => {
+                match given {
+                    Given::Tips(tips) => self.set_effector_tips(tips),
+                    Given::Targets(targets) => self.set_effector_targets(targets),
+                    Given::Paths(side, paths) => self.take_paths(side, paths),
+                    Given::Weights(weights) => self.set_effector_weights(weights),
+                }
+                true
+            }
         }
-        let mut paths = Array::<NodePath>::new();
-        for (index, entry) in entries.iter_shared().enumerate() {
-            let path = entry
-                .try_to::<NodePath>()
-                .or_else(|_| entry.try_to::<GString>().map(|s| NodePath::from(&s)))
-                .or_else(|_| entry.try_to::<StringName>().map(|s| NodePath::from(&GString::from(&s))));
-            let Ok(path) = path else {
-                godot_error!(
-                    "FabrikRig2D: {name}[{index}] = {entry} is not a node path (use get_path_to(node)); keeping the \
-                     current {name}."
-                );
-                return true;
-            };
-            paths.push(&path);
+    }
+
+    /// Node paths for one side (scenes and scripts from before `effector_tips`): held, and resolved now if they can.
+    fn take_paths(&mut self, side: Side, paths: Array<NodePath>) {
+        self.pending.hold(side, paths);
+        // A path that leads nowhere yet is reported by the next check.
+        let _unresolved = self.resolve_pending();
+    }
+
+    /// Resolves held node paths (in the tree only: before, relative paths may not lead anywhere yet) into the node
+    /// arrays. Returns the first path that leads nowhere, if any.
+    fn resolve_pending(&mut self) -> Result<(), Problem> {
+        if !self.pending.waiting() || !self.base().is_inside_tree() {
+            return Ok(());
         }
-        if name == "tip_bones" {
-            self.set_tip_bones(paths)
-        } else {
-            self.set_targets(paths)
+        let (resolved, missing) = self.pending.resolve(&self.to_gd().upcast());
+        if let Some(tips) = resolved.tips {
+            self.effector_tips = tips;
         }
-        true
+        if let Some(targets) = resolved.targets {
+            self.effector_targets = targets;
+        }
+        missing.map_err(|(side, k)| match side {
+            Side::Tips => Problem::RigTipMissing(k as u16),
+            Side::Targets => Problem::RigTargetMissing(k as u16),
+        })
+    }
+
+    /// What `tip_bones` or `targets` reads as: the paths still waiting, else the paths to the node array's nodes.
+    fn paths(&self, side: Side) -> Array<NodePath> {
+        if let Some(held) = self.pending.held(side) {
+            return held.clone();
+        }
+        let nodes: &AnyArray = match side {
+            Side::Tips => &self.effector_tips,
+            Side::Targets => &self.effector_targets,
+        };
+        rig_effectors::paths_to(&self.to_gd().upcast(), nodes)
     }
 }
 
 impl BoneDriver for FabrikRig2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
-        let node = self.to_gd().upcast();
-        let paths =
-            EffectorPaths { tip_bones: &self.tip_bones, targets: &self.targets, weights: &self.effector_weights };
-        self.rig.check(&node, &mut self.state.bones, &self.root_bone, &paths)
+        // Only while node paths wait (a scene from before whose path led nowhere yet): never in a working rig.
+        if self.pending.waiting() {
+            frame::uncounted(|| self.resolve_pending())?;
+        }
+        let given =
+            Effectors { tips: &self.effector_tips, targets: &self.effector_targets, weights: &self.effector_weights };
+        self.rig.check(&mut self.state.bones, &self.root_bone, &given)
     }
 
     fn solve_frame(&mut self, _delta: f64) -> Result<Solved, Problem> {

@@ -15,7 +15,7 @@ use reach2d_core::ground::{GroundSettings, hips_drop, max_step, step_value};
 
 use crate::editor::in_editor;
 use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
-use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading};
+use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading, check_setup};
 use crate::io::convert::{vec2, vector2};
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
@@ -31,9 +31,14 @@ use crate::world_queries::Filter;
 /// (the animation's, or the scene's). A ray along gravity (the world's gravity direction, read once) through that
 /// foot, from [member ray_above] above this node's ground line to [member ray_below] below it, finds the ground on
 /// [member collision_mask]. The leg then reaches for the hit point plus [member foot_height] along the ground's
-/// normal, plus the height the animation lifted the foot above this node's ground line (a swinging foot keeps its
-/// swing). Put this node where the animation's feet stand: its global position marks the ground line, the line
+/// normal, plus the foot's lift: how far the animation raised the ankle above this node's ground line beyond
+/// [member foot_height] (0 for a foot on or below it), so a swinging foot keeps its swing. Put this node where the animation's feet stand: its global position marks the ground line, the line
 /// through it perpendicular to gravity. A foot whose ray finds nothing follows its animation.
+///
+/// [b]Heel and toe.[/b] A leg with a foot bone casts a second ray under its toe (the foot bone's end in the animated
+/// pose; [member toe_ray]): the foot turns to the slope between the ground under its heel and under its toe, and the
+/// whole foot comes up when its toe would otherwise go into the ground (a bump, a step's edge), keeping the height
+/// the animation gave the toe above the ground line.
 ///
 /// This node solves its legs itself, at run time: a leg named here does not solve by itself then (its
 /// [member TwoBoneIk2D.update_mode] is unused), but keeps everything else ([member TwoBoneIk2D.pole], limits,
@@ -44,8 +49,9 @@ use crate::world_queries::Filter;
 /// leg's tip bone) keep their animated angle to the world, turned by the ground's slope up to [member max_tilt]. The
 /// hips node (optional: a bone or node above both legs) is moved down along gravity by as much as the leg that
 /// needs it most, up to [member max_hips_drop], so every leg reaches its ground as extended as the animation had it,
-/// as an offset to its own position: an animation that moves the hips keeps working, and the offset is taken back when this node is disabled or leaves the tree. The feet's
-/// goals, the feet's turn and the hips move at most [member foot_speed], [member tilt_speed] and
+/// as an offset to its own position: an animation that moves the hips keeps working, and the offset is taken back
+/// when this node is disabled or leaves the tree (a grounder that comes back, reparented, goes on where it was). The
+/// feet's goals, the feet's turn and the hips move at most [member foot_speed], [member tilt_speed] and
 /// [member hips_speed] per second, so a foot whose ray crosses a stair's edge glides up or down instead of popping.
 ///
 /// Nothing runs in the editor by itself ([method advance] grounds when called, as the bake does), and saving takes
@@ -70,7 +76,8 @@ pub struct FootGrounder2D {
     #[export_group(name = "Legs")]
     #[export]
     first_leg: Option<Gd<TwoBoneIk2D>>,
-    /// Optional: the first leg's foot, a direct Bone2D child of its tip bone, turned to the ground's slope.
+    /// Optional: the first leg's foot, a direct Bone2D child of its tip bone (at the ankle), turned to the ground's
+    /// slope; its end (its length along its bone angle) is the toe, which casts its own ray ([member toe_ray]).
     #[export]
     first_foot: Option<Gd<Bone2D>>,
     /// Optional: the second leg, like [member first_leg].
@@ -116,6 +123,14 @@ pub struct FootGrounder2D {
     #[checked(0.0..=core::f32::consts::FRAC_PI_2)]
     #[init(val = 0.6)]
     max_tilt: f32,
+    /// When on, each foot with a foot bone ([member first_foot], [member second_foot]) casts a second ray under its
+    /// toe (the foot bone's end in the animated pose): the foot turns to the slope between the ground under its
+    /// heel (the ankle's ray) and under its toe, and comes up when its toe would go into the ground (a bump, a
+    /// step's edge). Off: one ray under the ankle, the foot turned to the ground's normal there, its toe free to
+    /// sink into a bump ahead of it.
+    #[export]
+    #[init(val = true)]
+    toe_ray: bool,
     /// The most a foot's turn to the slope changes per second, radians per second; 0 = no limit. A negative (or not
     /// finite) value is an error and is ignored.
     #[export(range = (0.0, 50.0, 0.1, or_greater, suffix = "rad/s"))]
@@ -170,10 +185,19 @@ impl FootGrounder2D {
     }
 
     /// Why the node cannot ground the feet, in the words of its configuration warning; empty when the setup is
-    /// valid. Checked when called.
+    /// valid. Checked when called, also before the first frame (manual mode): legs set, alive and with their bones
+    /// set, each foot a direct child of its leg's tip bone, the hips alive; or what the last frame found (a leg that
+    /// could not be read, no physics world, collapsed hips).
     #[func]
     pub fn get_setup_warning(&mut self) -> GString {
-        let problem = self.check_setup().err().or(self.state.problems.current());
+        self.mark_legs(); // A leg it names needs no target of its own.
+        // A good setup clears what an earlier check saw (legs set after the node entered the tree), not what only a
+        // frame can find (no world, collapsed hips, a bad delta).
+        let frame_found = |p: &Problem| p.found_by_solving() || matches!(p, Problem::NoWorld | Problem::HipsCollapsed);
+        let problem = match self.check_setup() {
+            Err(problem) => Some(problem),
+            Ok(()) => self.state.problems.current().filter(frame_found),
+        };
         self.show(problem);
         problem.map_or_else(GString::new, |p| GString::from(&p.message("FootGrounder2D")))
     }
@@ -230,9 +254,15 @@ impl INode2D for FootGrounder2D {
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
         match what {
-            CanvasItemNotification::ENTER_TREE => self.state.character.forget(),
+            // Back in the tree: its legs are its own again before anything processes them this frame.
+            CanvasItemNotification::ENTER_TREE => {
+                self.state.character.forget();
+                self.mark_legs();
+            }
+            // Whatever it wrote goes back and the legs solve by themselves while it is away; its smoothing stays, so
+            // a grounder that comes back (a reparent) goes on where it was instead of popping the hips and feet.
             CanvasItemNotification::EXIT_TREE => {
-                self.let_go();
+                self.state.put_back(&self.hips, [&self.first_foot, &self.second_foot]);
                 self.state.marks.release();
             }
             // Saving stores the user's own pose: an editor bake's `advance` may have written the hips and feet.
@@ -288,7 +318,7 @@ impl FootGrounder2D {
             if let Some(mut hips) = hips {
                 self.lower_hips(&mut hips, &readings, settings.up, weight, delta, &mut problem);
             }
-            let all_solved = self.solve_legs(&readings, weight, delta, &mut problem);
+            let all_solved = self.solve_legs(&readings, &settings, weight, delta, &mut problem);
             self.note(problem);
             all_solved && problem.is_none()
         })
@@ -349,7 +379,12 @@ impl FootGrounder2D {
         };
         tip.translation -= carried;
         let limb = AnimatedLimb { root: root - carried, end: end - carried, tip };
-        self.state.cast(node, self.filter(), settings, limb)
+        let foot = live([&self.first_foot, &self.second_foot][slot_index as usize]).filter(|_| self.toe_ray);
+        let bound = uncounted(|| leg.bind());
+        let toe =
+            foot.and_then(|bone| self.state.feet[slot_index as usize].animated_toe(bone, bound.resolved_tip(), tip));
+        drop(bound);
+        self.state.cast(node, self.filter(), settings, limb, toe)
     }
 
     /// Lowers the hips as far as the leg that needs it most (at most `max_hips_drop`, moving at most `hips_speed`),
@@ -375,6 +410,7 @@ impl FootGrounder2D {
     fn solve_legs(
         &mut self,
         readings: &[Option<LegReading>; 2],
+        settings: &GroundSettings,
         weight: f32,
         delta: f64,
         problem: &mut Option<Problem>,
@@ -384,7 +420,7 @@ impl FootGrounder2D {
         for (leg, reading) in readings.iter().enumerate() {
             let (Some(reading), Some(leg_node)) = (reading, live(self.leg_slot(leg)).cloned()) else { continue };
             let reading = LegReading { tilt: reading.tilt * weight, ..*reading };
-            let goal = self.state.feet[leg].plan(&reading, offset_step, tilt_step);
+            let goal = self.state.feet[leg].plan(&reading, settings, offset_step, tilt_step);
             let mut leg_node = leg_node;
             let mut bound = uncounted(|| leg_node.bind_mut());
             if !bound.solve_toward(goal, delta) {
@@ -404,23 +440,10 @@ impl FootGrounder2D {
         all_solved
     }
 
-    /// The setup as it stands, without touching a bone: legs set and alive, feet and hips alive.
+    /// The setup as it stands, without touching a bone (`grounder_state::check_setup`).
     fn check_setup(&self) -> Result<(), Problem> {
-        if self.first_leg.is_none() && self.second_leg.is_none() {
-            return Err(Problem::NoLegs);
-        }
-        for leg in 0..2 {
-            if matches!(slot(self.leg_slot(leg)), Slot::Freed) {
-                return Err(Problem::LegFreed(leg as u8));
-            }
-            if matches!(slot([&self.first_foot, &self.second_foot][leg]), Slot::Freed) {
-                return Err(Problem::FootFreed(leg as u8));
-            }
-        }
-        if matches!(slot(&self.hips), Slot::Freed) {
-            return Err(Problem::HipsFreed);
-        }
-        Ok(())
+        let legs = [&self.first_leg, &self.second_leg];
+        check_setup(legs, [&self.first_foot, &self.second_foot], &self.hips)
     }
 
     fn leg_slot(&self, leg: usize) -> &Option<Gd<TwoBoneIk2D>> {

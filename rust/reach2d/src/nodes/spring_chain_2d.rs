@@ -32,8 +32,10 @@ use crate::world_queries::{Filter, WorldQueries};
 ///
 /// Mirroring is exact: a character flipped with [code]scale.x = -1[/code] (on the skeleton or any ancestor) moves its
 /// chain as the mirror image of the unmirrored one, and the flip itself carries the chain's swing over mirrored,
-/// without a whip. [method reset] snaps the chain onto its current pose; it happens by itself when the node enters
-/// the tree and when the chain's root moves farther than [member teleport_distance] in one step.
+/// without a whip. [method reset] snaps the chain onto its current pose; it happens by itself on the first step, when
+/// the chain changes and when the chain's root moves farther than [member teleport_distance] in one step. A chain
+/// that leaves the tree and comes back ([method Node.reparent], [method Node.remove_child] then
+/// [method Node.add_child], a scene switch that keeps the character) keeps its swing unless its root jumped that far.
 ///
 /// The node runs after [AnimationPlayer], [AnimationTree] and the IK nodes in the same frame (process priority 110 at
 /// run time), so a tail can hang off an IK-driven body. Per-bone angle limits ([method set_angle_limits]) hold after
@@ -172,8 +174,8 @@ impl SpringChain2D {
     }
 
     /// Snaps the simulation onto the bones' current pose, at rest: the next step starts from there. Called by
-    /// itself when the node enters the tree, when the chain changes and after a jump beyond
-    /// [member teleport_distance].
+    /// itself before the first step, when the chain changes and after a jump beyond [member teleport_distance]; not
+    /// when the node or its bones leave the tree and come back (the swing goes on where it was).
     #[func]
     pub fn reset(&mut self) {
         self.simulation.reset();
@@ -190,9 +192,8 @@ impl INode2D for SpringChain2D {
         frame::tick(self, Tick::Process, delta.min(physics_catch_up()));
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
-        if what == CanvasItemNotification::ENTER_TREE {
-            self.reset();
-        }
+        // No reset on entering the tree: a node that comes back (a reparent) keeps its swing, and a new one starts
+        // at rest anyway (the simulation is unprimed until its first step).
         frame::notification(self, what);
     }
     fn draw(&mut self) {
@@ -207,8 +208,9 @@ impl BoneDriver for SpringChain2D {
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
         let outcome = self.step(delta as f32);
-        if outcome.is_err() {
-            // Whatever happened in between, the next good step starts from the pose it finds.
+        // Whatever happened in between, the next good step starts from the pose it finds; but bones that are only
+        // out of the tree for now come back where they were, swinging (a jump still resets).
+        if outcome.as_ref().is_err_and(|problem| *problem != Problem::BoneOutsideTree) {
             self.reset();
         }
         outcome
@@ -254,7 +256,9 @@ impl SpringChain2D {
     fn check(&mut self) -> Result<SpringSettings, Problem> {
         let settings = self.settings();
         let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Chain };
-        setup::check(&mut self.state.bones, slots)?;
+        if setup::check(&mut self.state.bones, slots)?.chain_changed {
+            self.simulation.reset(); // Other bones: nothing of the old swing applies.
+        }
         Ok(settings)
     }
 

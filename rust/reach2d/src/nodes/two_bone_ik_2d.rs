@@ -144,7 +144,7 @@ impl BoneDriver for TwoBoneIk2D {
     }
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
-        let Some(Setup { goal, pole }) = self.check()? else {
+        let Some(Setup { goal, pole, .. }) = self.check()? else {
             // A grounded leg without a target and no ground goal (the editor, a disabled grounder) keeps its pose.
             return Ok(Solved { error: 0.0, iterations: 0 });
         };

@@ -1,12 +1,6 @@
-//! Feet on uneven ground: where a foot that an animation placed on a flat ground line goes when the real ground
-//! differs, how far it turns to the ground's slope, and how much the hips drop so the lower foot still reaches.
-//!
-//! All of it is plane geometry on global vectors (`up`, the ground's normal, offsets), with no handedness anywhere:
-//! a reflected input gives exactly the reflected output. The caller casts the ray ([`FootRay`]) in its world. Where
-//! the result goes back into the scene (the hips' offset in their parent's space, [`offset_in_parent`]; the foot
-//! bone's local rotation, [`foot_rotation`]) it goes through the nodes' matrices, so a mirrored character needs no
-//! sign rule there either. [`max_step`] and [`up_from_gravity`] turn the engine's numbers (a speed and a frame's
-//! time, the world's gravity) into what the rest takes.
+//! One foot on the ground line, one ray: where the ankle goes on the ground the ray found ([`GroundSettings`]), its
+//! tilt, the hips' drop, the speed-limited steps, and where the results go back into the scene
+//! ([`offset_in_parent`], [`foot_rotation`]).
 
 use glam::{Affine2, Mat2, Vec2};
 
@@ -75,7 +69,12 @@ impl GroundSettings {
     /// normal that is not a direction).
     #[must_use]
     pub fn tilt(&self, hit: GroundHit) -> f32 {
-        let angle = signed_angle(self.up, hit.normal);
+        self.tilt_to(hit.normal)
+    }
+
+    /// The signed angle from `up` to `normal`, held within `±max_tilt` (0 when it is not finite).
+    pub(super) fn tilt_to(&self, normal: Vec2) -> f32 {
+        let angle = signed_angle(self.up, normal);
         if angle.is_finite() { angle.clamp(-self.max_tilt, self.max_tilt) } else { 0.0 }
     }
 }
