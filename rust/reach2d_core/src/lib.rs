@@ -33,6 +33,8 @@
 //! * [`solve_look_at`]: one bone pointing at a target, with an optional limit.
 //! * [`side_of`], [`pre_bend_toward_pole`]: pole targets (the two-bone bend side, a chain's start pose).
 //! * [`ChainSolver`]: a trait over the two iterative solvers' settings.
+//! * [`copy_transform`]: a bone that follows another node (rotation, position, scale in the global, local or
+//!   rest space, each remappable from another of the source's properties).
 //!
 //! # Bad input
 //!
@@ -99,6 +101,7 @@
 
 mod angle;
 mod ccd;
+pub mod copy_transform;
 #[cfg(doctest)]
 mod doctests;
 mod error;
