@@ -10,6 +10,8 @@ mod batch;
 #[cfg(feature = "bench")]
 mod bench_probe;
 mod checked;
+mod copy_choices;
+mod copy_transform_state;
 #[cfg(any(debug_assertions, feature = "bench"))]
 mod debug_alloc;
 #[cfg(test)]

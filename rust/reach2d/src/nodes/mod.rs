@@ -3,6 +3,7 @@
 //! ordinary functions (`frame.rs`, `limits.rs`, `checked.rs`).
 
 pub mod ccd_chain_2d;
+pub mod copy_transform_2d;
 pub mod fabrik_chain_2d;
 pub mod fabrik_rig_2d;
 pub mod foot_grounder_2d;

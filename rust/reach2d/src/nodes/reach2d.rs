@@ -7,6 +7,7 @@ use godot::prelude::*;
 
 use crate::batch::{Member, Members, Memo, Run, run_node};
 use crate::nodes::ccd_chain_2d::CcdChain2D;
+use crate::nodes::copy_transform_2d::CopyTransform2D;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;
 use crate::nodes::fabrik_rig_2d::FabrikRig2D;
 use crate::nodes::look_at_2d::LookAt2D;
@@ -24,7 +25,8 @@ pub struct Reach2D {}
 #[godot_api]
 impl Reach2D {
     /// Solves every node of [param nodes] now, in the array's order: the same as calling [code]solve()[/code] on
-    /// each in turn ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [FabrikRig2D], [SpringChain2D]: any mode, any
+    /// each in turn ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [FabrikRig2D], [SpringChain2D],
+    /// [CopyTransform2D]: any mode, any
     /// [member FabrikChain2D.enabled]), with the same result, only faster for many nodes: the next nodes' bones
     /// are fetched into the cache while one solves. Keep the array the same from frame to frame (nodes in the same
     /// places): what each place touched last time is what gets fetched. Returns how many nodes wrote their bones.
@@ -66,7 +68,8 @@ fn report_refused(refused: Option<usize>) {
             REPORTED.set(true);
             godot_error!(
                 "Reach2D.solve_all(): element {index} is not a FabrikChain2D, CcdChain2D, TwoBoneIk2D, LookAt2D, \
-                 FabrikRig2D or SpringChain2D (or was freed); skipped. Reported once until a call without such an element."
+                 FabrikRig2D, SpringChain2D or CopyTransform2D (or was freed); skipped. Reported once until a call \
+                 without such an element."
             );
         }
         Some(_) => {}
@@ -93,6 +96,10 @@ fn member_of(object: Gd<Object>) -> Option<Box<dyn Member>> {
         Err(object) => object,
     };
     let object = match object.try_cast::<FabrikRig2D>() {
+        Ok(node) => return Some(Box::new(node)),
+        Err(object) => object,
+    };
+    let object = match object.try_cast::<CopyTransform2D>() {
         Ok(node) => return Some(Box::new(node)),
         Err(object) => object,
     };
