@@ -10,16 +10,6 @@ const FRAMES := 40
 const AXIS := 500.0
 
 
-## How far `copy`'s bone is from where a plain global copy puts it: [the angle (rad) between its x axis and its
-## source's turned by the rotation offset (the other way for a mirrored source), the distance (px) from its origin to
-## the offset point in the source's frame].
-static func follow_error(copy: Node2D) -> Array:
-	var t: Transform2D = copy.source.global_transform
-	var wanted := t.x.rotated(copy.rotation_offset * signf(t.determinant()))
-	var bone: Bone2D = copy.bone
-	return [absf(bone.global_transform.x.angle_to(wanted)), bone.global_position.distance_to(t * copy.position_offset)]
-
-
 ## Every bone of a with_followers character, in a fixed order.
 static func all_bones(c: Dictionary) -> Array:
 	var b: Dictionary = c["bones"]
@@ -44,7 +34,7 @@ func test_a_plain_global_copy_follows_exactly_under_animation() -> void:
 		for frame in FRAMES:
 			await get_tree().process_frame
 			for copy in c["copies"].values():
-				var e := follow_error(copy)
+				var e := copy_error(copy)
 				worst[0] = maxf(worst[0], e[0])
 				worst[1] = maxf(worst[1], e[1])
 			expect(all_finite(all_bones(c)), "flipped=%s frame %d: every bone finite" % [flipped, frame])

@@ -9,6 +9,10 @@ const ALL := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringC
 ## multi-effector rig. Covered by the tests that need only the class (every numeric property by every route) and by
 ## its own test file (tests/test_fabrik_rig.gd: bad input, one message each, no allocation).
 const RIGS := ["FabrikRig2D"]
+## Node classes that follow a node instead of reaching for a target (issue 32's constraints): covered by the tests
+## that need only the class (every numeric property by every route, a scene file with bad values) and by their own
+## test files (tests/test_copy_*.gd: problems, one message each, no allocation, put back).
+const CONSTRAINTS := ["CopyTransform2D"]
 ## The chains of any length solved toward a target.
 const CHAINS := ["FabrikChain2D", "CcdChain2D"]
 
