@@ -7,18 +7,20 @@ extends RefCounted
 ##     var result := Bake.bake_to_animation($Arm/FabrikChain2D, $AnimationPlayer, &"walk", 1.0 / 30.0)
 ##
 ## A static helper rather than a method of the nodes: it drives an AnimationPlayer and edits Animation resources
-## (engine orchestration run once, never per frame), the same for all five node classes, so it stays out of the
-## solver extension and its per-frame path.
+## (engine orchestration run once, never per frame), the same for every node class, so it stays out of the solver
+## extension and its per-frame path.
 
 ## What [method bake_to_animation] returns when it baked nothing.
 const FAILED := {"ok": false}
 ## The node classes a bake drives.
-const CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringChain2D"]
+const CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringChain2D", "CopyTransform2D"]
 ## The most samples one bake takes (each seeks the animation and solves): a tiny step fails with a message instead
 ## of freezing the editor.
 const MAX_SAMPLES := 20000
 ## A bone whose local position moved by more than this (px) during the bake gets position keys too.
 const POSITION_EPSILON := 1e-4
+## A bone whose local scale changed by more than this during the bake gets scale keys too.
+const SCALE_EPSILON := 1e-6
 
 
 ## Samples [param animation_name] of [param player] every [param step] seconds (0: the animation's own step, or
@@ -30,7 +32,10 @@ const POSITION_EPSILON := 1e-4
 ## [code]"path/to/Bone:rotation"[/code] (relative to the player's root node). Angles are unwrapped: consecutive keys
 ## never differ by more than PI, so the track turns the short way, like the solve. A bone whose local
 ## [code]position[/code] the node moved (a [code]TwoBoneIk2D[/code] with [code]stretch[/code] or
-## [code]compress[/code]) gets [code]"path/to/Bone:position"[/code] keys too, so the replay reaches as far.
+## [code]compress[/code], a [code]CopyTransform2D[/code] copying the position) gets [code]"path/to/Bone:position"[/code]
+## keys too, so the replay reaches as far, and one whose [code]scale[/code] it changed (a [code]CopyTransform2D[/code]
+## copying the scale) [code]"path/to/Bone:scale"[/code] keys. A [code]CopyTransform2D[/code] whose
+## [code]rotation_amount[/code] is 0 gets no rotation keys: it keys what it writes.
 ##
 ## [param into]: the name of a new animation in the same library to bake into (a copy of the original, which stays
 ## untouched); empty bakes into the animation itself, replacing the keys of those bones' rotation tracks.
@@ -63,9 +68,10 @@ static func bake_to_animation(ik: Variant, player: Variant, animation_name: Stri
 	var preview: bool = ik.editor_preview
 	ik.editor_preview = false  # in the editor: puts the user's own rotations back, so they are what we restore
 	var bones := driven_bones(ik)
-	var authored := []  # per bone: [rotation, position]
+	var authored := []  # per bone: [rotation, position, scale]
 	for bone in bones:
-		authored.append([bone.rotation, bone.position])
+		authored.append([bone.rotation, bone.position, bone.scale])
+	var keys_rotation: bool = not "rotation_amount" in ik or ik.rotation_amount > 0.0
 	var spring: bool = ik.has_method("advance")
 	var can_solve: bool = not bones.is_empty() and (ik.advance(0.0) if spring else ik.solve())
 	_put_back(bones, authored)  # the check solved: the samples start from the user's pose
@@ -89,10 +95,14 @@ static func bake_to_animation(ik: Variant, player: Variant, animation_name: Stri
 	var values := []  # per bone: PackedFloat64Array of unwrapped rotations
 	var positions := []  # per bone: PackedVector2Array of local positions
 	var moved := []  # per bone: whether the node moved its position at some sample
+	var scales := []  # per bone: PackedVector2Array of local scales
+	var scaled := []  # per bone: whether the node changed its scale at some sample
 	for bone in bones:
 		values.append(PackedFloat64Array())
 		positions.append(PackedVector2Array())
 		moved.append(false)
+		scales.append(PackedVector2Array())
+		scaled.append(false)
 	player.assigned_animation = animation_name
 	var solved_all := true
 	var previous_time := 0.0
@@ -116,6 +126,10 @@ static func bake_to_animation(ik: Variant, player: Variant, animation_name: Stri
 			at.append(bones[b].position)
 			positions[b] = at
 			moved[b] = moved[b] or bones[b].position.distance_to(authored[b][1]) > POSITION_EPSILON
+			var sized: PackedVector2Array = scales[b]
+			sized.append(bones[b].scale)
+			scales[b] = sized
+			scaled[b] = scaled[b] or bones[b].scale.distance_to(authored[b][2]) > SCALE_EPSILON
 
 	if not solved_all:
 		_restore(player, was_assigned, was_position, was_playing, ik, preview, bones, authored)
@@ -124,9 +138,12 @@ static func bake_to_animation(ik: Variant, player: Variant, animation_name: Stri
 	var baked := animation.duplicate(true) as Animation
 	for b in bones.size():
 		var bone_path := String(root.get_path_to(bones[b]))
-		_key_track(baked, NodePath(bone_path + ":rotation"), times, values[b])
+		if keys_rotation:
+			_key_track(baked, NodePath(bone_path + ":rotation"), times, values[b])
 		if moved[b]:
 			_key_track(baked, NodePath(bone_path + ":position"), times, positions[b])
+		if scaled[b]:
+			_key_track(baked, NodePath(bone_path + ":scale"), times, scales[b])
 
 	var helper := new()
 	var baked_name := animation_name
@@ -211,11 +228,12 @@ static func _restore(player: AnimationPlayer, assigned: StringName, position: fl
 	ik.editor_preview = preview
 
 
-## Gives each bone back its [code][rotation, position][/code] from [param authored].
+## Gives each bone back its [code][rotation, position, scale][/code] from [param authored].
 static func _put_back(bones: Array[Bone2D], authored: Array) -> void:
 	for b in bones.size():
 		bones[b].rotation = authored[b][0]
 		bones[b].position = authored[b][1]
+		bones[b].scale = authored[b][2]
 
 
 static func _fail(message: String) -> Dictionary:
