@@ -10,6 +10,7 @@ const DEMOS := [
 	["Tail and hair", "res://tail.tscn", "SpringChain2D tail and ponytail on the IK walker, mirrored turns"],
 	["Slopes and stairs", "res://stairs.tscn", "FootGrounder2D: feet planted on slopes and steps, hips lowered"],
 	["Animation blend", "res://blend.tscn", "AnimationPlayer + IK on top, weight on a slider"],
+	["Followers", "res://followers.tscn", "CopyTransform2D: eyes follow the head, a sword the hand, wheels the x"],
 	["Stress test", "res://stress.tscn", "thousands of chains: Reach2D vs Godot's built-in FABRIK"],
 ]
 
