@@ -86,14 +86,22 @@ impl CopyState {
 
     /// The held bone as the copy finds it: each property's unwritten value (a value that is not the copy's last
     /// write is someone else's and becomes the unwritten one), its skew, and what `space` needs (the global
-    /// transform of `parent`, or the bone's rest).
-    pub fn read_bone(&mut self, parent: Option<&Gd<CanvasItem>>, space: Space) -> Result<BoneFrame, Problem> {
+    /// transform of `parent`, or the bone's rest). Only what the `channels` written need is read (one engine call
+    /// per value): the scale always (its signs and a zero scale count for every channel), the rotation for a written
+    /// rotation or a global scale, the position for a written position, the skew for a written scale.
+    pub fn read_bone(
+        &mut self,
+        parent: Option<&Gd<CanvasItem>>,
+        space: Space,
+        channels: Channels,
+    ) -> Result<BoneFrame, Problem> {
         let bone = self.bone.as_ref().ok_or(Problem::EmptyChain)?;
+        let rotation = channels.rotation || (channels.scale && space == Space::Global);
         let unwritten = LocalPose {
-            rotation: self.rotation.observe(bone.get_rotation()),
-            position: self.position.observe(vec2(bone.get_position())),
+            rotation: if rotation { self.rotation.observe(bone.get_rotation()) } else { 0.0 },
+            position: if channels.position { self.position.observe(vec2(bone.get_position())) } else { Vec2::ZERO },
             scale: self.scale.observe(vec2(bone.get_scale())),
-            skew: bone.get_skew(),
+            skew: if channels.scale { bone.get_skew() } else { 0.0 },
         };
         let parent = match (space, parent) {
             (Space::Global, Some(parent)) => affine(parent.get_global_transform()),

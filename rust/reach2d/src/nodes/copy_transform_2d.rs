@@ -352,9 +352,10 @@ impl BoneDriver for CopyTransform2D {
         let source = self.check()?;
         let settings = self.settings();
         let reading = self.copy.read_source(&source, self.space)?;
-        let bone = self.copy.read_bone(self.state.bones.chain.parent(), self.space)?;
+        let channels = self.channels();
+        let bone = self.copy.read_bone(self.state.bones.chain.parent(), self.space, channels)?;
         let copied = copy_transform(&settings, &reading, &bone).map_err(problem)?;
-        self.copy.write(&copied, self.channels());
+        self.copy.write(&copied, channels);
         Ok(Solved { error: copied.error, iterations: 1 })
     }
 }
