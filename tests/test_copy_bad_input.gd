@@ -183,3 +183,116 @@ func test_copies_allocate_nothing_per_frame() -> void:
 		for copy in c["copies"].values():
 			expect(copy.last_error >= 0.0 and copy.get_setup_warning() == "", "%s copied (%s)" % [copy.name, copy.get_setup_warning()])
 		c["character"].free()
+
+
+## A seeded scene fuzz for copies: every frame one or two random changes (sources and bones set to anything, freed,
+## out of the tree, reparented; zero, tiny, mirrored and NaN transforms; every space; amounts, offsets, remaps and
+## clamps, valid and not); every frame no bone may hold a NaN, and every 40 frames the scene stands still for 6 frames
+## and must print nothing new (no message repeats every frame).
+func test_random_setups_never_write_nan_nor_repeat_a_message() -> void:
+	var rng := RandomNumberGenerator.new()
+	rng.seed = 32
+	var skeleton := make_chain([30.0, 25.0, 20.0, 15.0], [0.3, -0.4, 0.5, 0.2])
+	var bones: Array = bones_of(skeleton)
+	for b in Rig.chain(skeleton, [20.0, 20.0], [1.0, -0.5], "extra_%d", [0.4, -0.3]):
+		bones.append(b)
+	var nodes: Array = bones.duplicate()
+	for i in 3:
+		nodes.append(make_target(Vector2(rng.randf_range(300, 500), rng.randf_range(200, 400))))
+	var copies := []
+	for i in 6:
+		var copy: Node2D = ClassDB.instantiate("CopyTransform2D")
+		copy.source = nodes[rng.randi() % nodes.size()]
+		copy.bone = bones[rng.randi() % bones.size()]
+		add_child(copy)
+		copies.append(copy)
+	var nan_frames := 0
+	var noisy_pauses := 0
+	var good := 0
+	for frame in 400:
+		if frame % 40 >= 34:
+			var before := error_log.messages.size()
+			await get_tree().process_frame
+			if frame % 40 > 34 and error_log.messages.size() != before:
+				noisy_pauses += 1
+			continue
+		for change in rng.randi_range(1, 2):
+			fuzz_change(rng, copies, nodes, bones)
+		await get_tree().process_frame
+		var live := bones.filter(func(b): return is_instance_valid(b))
+		if not all_finite(live) or live.any(func(b): return not b.scale.is_finite() or not b.position.is_finite()):
+			nan_frames += 1
+		for copy in copies:
+			good += int(copy.enabled and copy.get_setup_warning() == "")
+	expect(nan_frames == 0, "no bone ever held a NaN (%d frames did)" % nan_frames)
+	expect(good > 300, "the copies also copied: %d good copy-frames" % good)
+	print("copy fuzz: 400 frames, %d good copy-frames of %d, %d messages, 0 NaN" % [good, 6 * 400, error_log.messages.size()])
+	expect(noisy_pauses == 0, "a still scene prints nothing new (%d pauses did)" % noisy_pauses)
+	for node in copies + [skeleton] + nodes:
+		if is_instance_valid(node):
+			node.free()
+
+
+## One random change to the copies' scene.
+func fuzz_change(rng: RandomNumberGenerator, copies: Array, nodes: Array, bones: Array) -> void:
+	var copy: Node2D = copies[rng.randi() % copies.size()]
+	var node = nodes[rng.randi() % nodes.size()]  # untyped: it may have been freed
+	match rng.randi_range(0, 14):
+		0:
+			copy.source = node if is_instance_valid(node) else null
+		1:
+			var bone = bones[rng.randi() % bones.size()]
+			copy.bone = bone if is_instance_valid(bone) else null
+		2:
+			copy.space = rng.randi_range(-1, 3)
+		3:
+			for channel in ["rotation_amount", "position_amount", "scale_amount"]:
+				copy.set(channel, [0.0, 1.0, 0.5, rng.randf(), -1.0, NAN][rng.randi() % 6])
+		4:
+			copy.rotation_from = rng.randi_range(-1, 5)
+			copy.x_from = rng.randi_range(0, 4)
+			copy.scale_y_from = rng.randi_range(0, 4)
+			copy.rotation_factor = [1.0, 0.05, -3.0, 1e6, NAN][rng.randi() % 5]
+		5:
+			copy.position_offset = [Vector2(10, -5), Vector2.ZERO, Vector2(NAN, 0)][rng.randi() % 3]
+			copy.scale_offset = [Vector2.ZERO, Vector2(-1, 0), Vector2(0.5, 0.5)][rng.randi() % 3]
+			copy.rotation_offset = [0.0, 1.0, -2.5, 7.0][rng.randi() % 4]
+		6:
+			copy.rotation_clamp = rng.randf() < 0.5
+			copy.position_clamp = rng.randf() < 0.5
+			copy.scale_clamp = rng.randf() < 0.5
+			copy.scale_min = [Vector2(0.1, 0.1), Vector2.ZERO, Vector2(-1, -1)][rng.randi() % 3]
+		7:
+			if is_instance_valid(node):
+				node.scale = [Vector2.ZERO, Vector2(0, 1), Vector2(1e-6, 1), Vector2(-1, 1), Vector2(1, -1), Vector2.ONE, Vector2(2, 0.5)][rng.randi() % 7]
+		8:
+			# NaN only on a plain node (a NaN bone would be the harness's own NaN, not the copy's).
+			if is_instance_valid(node) and not node is Bone2D:
+				node.position = [Vector2(NAN, 0), Vector2(INF, 1), Vector2(rng.randf_range(300, 500), rng.randf_range(200, 400))][rng.randi() % 3]
+		9:
+			if is_instance_valid(node) and rng.randf() < 0.3 and not node is Bone2D:
+				node.free()
+			elif is_instance_valid(node) and node.is_inside_tree() and not node is Bone2D:
+				remove_child(node)
+			elif is_instance_valid(node) and not node.is_inside_tree():
+				add_child(node)
+		10:
+			var bone = bones[rng.randi() % bones.size()]
+			var parent = bones[rng.randi() % bones.size()]
+			if is_instance_valid(bone) and is_instance_valid(parent) and bone != parent and not bone.is_ancestor_of(parent):
+				bone.reparent(parent, false)
+		11:
+			copy.enabled = rng.randf() < 0.8
+			copy.weight = rng.randf()
+			if rng.randf() < 0.2:
+				copy.set_angle_limits(0, -0.5, 0.5)
+		12, 13, 14:
+			# Heals: a node back to a usable scale and place, in the tree; a copy back to a plain global copy.
+			if is_instance_valid(node):
+				node.scale = Vector2.ONE
+				if not node is Bone2D:
+					node.position = Vector2(rng.randf_range(300, 500), rng.randf_range(200, 400))
+					if not node.is_inside_tree():
+						add_child(node)
+			copy.space = 0
+			copy.enabled = true
