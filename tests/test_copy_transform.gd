@@ -195,3 +195,27 @@ static func full_copy_rotation(copy: Node2D) -> float:
 	var wanted := t.x.rotated(copy.rotation_offset * signf(t.determinant()))
 	var parent: Transform2D = copy.bone.get_parent().global_transform
 	return parent.affine_inverse().basis_xform(wanted).angle()
+
+
+## "Don't inherit the parent's rotation" (godot#109950): a bone copying the global rotation of a still node keeps its
+## global angle however its parent turns, its position still carried by the parent.
+func test_a_bone_can_ignore_its_parent_s_rotation() -> void:
+	var skeleton := make_chain([40.0, 30.0], [0.3, 0.5])
+	var bones := bones_of(skeleton)
+	var child: Bone2D = bones[1]
+	var copy: Node2D = ClassDB.instantiate("CopyTransform2D")
+	copy.update_mode = 2
+	copy.source = skeleton
+	copy.bone = child
+	copy.position_amount = 0.0
+	copy.rotation_offset = 0.8
+	add_child(copy)
+	var worst := 0.0
+	for turn in [0.0, 0.7, -1.9, 3.0]:
+		bones[0].rotation = turn
+		expect(copy.solve(), "solved")
+		worst = maxf(worst, absf(angle_difference(child.global_rotation, skeleton.global_rotation + 0.8)))
+		expect(child.global_position.distance_to(bones[0].global_transform * Vector2(40, 0)) < 1e-3, "the parent still carries the bone")
+	expect(worst < 1e-5, "the bone keeps its global angle while its parent turns (worst %s rad)" % worst)
+	copy.free()
+	skeleton.free()
