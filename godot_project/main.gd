@@ -11,6 +11,7 @@ const DEMOS := [
 	["Slopes and stairs", "res://stairs.tscn", "FootGrounder2D: feet planted on slopes and steps, hips lowered"],
 	["Snake and whips", "res://snake.tscn", "PathChain2D: a snake slides along a path, whips follow a curve"],
 	["Animation blend", "res://blend.tscn", "AnimationPlayer + IK on top, weight on a slider"],
+	["Followers", "res://followers.tscn", "CopyTransform2D: eyes follow the head, a sword the hand, wheels the x"],
 	["Stress test", "res://stress.tscn", "thousands of chains: Reach2D vs Godot's built-in FABRIK"],
 ]
 

@@ -33,7 +33,7 @@ func assign(node: Object, property: String, value: Variant, route: String) -> vo
 
 func test_every_property_by_every_route() -> void:
 	var checked := 0
-	for klass in Nodes.ALL + Nodes.RIGS + Nodes.PATHS + Nodes.HELPERS:
+	for klass in Nodes.ALL + Nodes.RIGS + Nodes.PATHS + Nodes.CONSTRAINTS + Nodes.HELPERS:
 		var properties := own_properties(klass)
 		expect(properties.size() >= (1 if klass in Nodes.HELPERS else 3), "%s: properties found" % klass)
 		for property in properties:
@@ -108,7 +108,7 @@ func test_flipping_setup_is_reported_once() -> void:
 func test_scene_from_disk_with_bad_values() -> void:
 	var text := "[gd_scene format=3]\n\n[node name=\"Root\" type=\"Node2D\"]\n"
 	var expected := 0
-	for klass in Nodes.ALL + Nodes.PATHS:
+	for klass in Nodes.ALL + Nodes.PATHS + Nodes.CONSTRAINTS:
 		text += "\n[node name=\"%s\" type=\"%s\" parent=\".\"]\n" % [klass, klass]
 		for property in own_properties(klass):
 			var name: String = property["name"]
@@ -128,7 +128,7 @@ func test_scene_from_disk_with_bad_values() -> void:
 	var scene: PackedScene = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE)
 	var root := scene.instantiate()
 	expect(error_log.messages.size() - errors == expected, "one error per bad value: %d expected, got %d" % [expected, error_log.messages.size() - errors])
-	for klass in Nodes.ALL + Nodes.PATHS:
+	for klass in Nodes.ALL + Nodes.PATHS + Nodes.CONSTRAINTS:
 		var node: Node = root.get_node(klass)
 		var fresh: Node = ClassDB.instantiate(klass)
 		for property in own_properties(klass):

@@ -42,6 +42,22 @@ static func bone_end(b: Bone2D) -> Vector2:
 	return b.global_transform * (Vector2.from_angle(b.get_bone_angle()) * b.get_length())
 
 
+
+## A character's upper body under `skeleton`, every bone angle != 0: Torso (54 px, drawn up and a little right) at the
+## skeleton's origin, Head (26 px) on the torso's end, an arm of Upper (32 px) from the torso's shoulder and Fore (28
+## px, its end the hand) on Upper's end; and three bones for CopyTransform2D to move, children of the torso so that
+## only a copy makes them follow: EyeL and EyeR (6 px each, at the head) and Sword (60 px, near the hand). Returns
+## {torso, head, upper, fore, eyes: [EyeL, EyeR], sword}.
+static func head_and_arm(skeleton: Node) -> Dictionary:
+	var up := -PI / 2 + 0.1
+	var torso := bone(skeleton, "Torso", Vector2.ZERO, 54.0, up, 0.05)
+	var head := bone(torso, "Head", Vector2.from_angle(up) * 54.0, 26.0, -PI / 2 - 0.2, 0.1)
+	var upper := bone(torso, "Upper", Vector2.from_angle(up) * 44.0, 32.0, 0.4, 0.9)
+	var fore := bone(upper, "Fore", Vector2.from_angle(0.4) * 32.0, 28.0, 0.4, 0.6)
+	var eyes: Array[Bone2D] = [bone(torso, "EyeL", Vector2(-1, -72), 6.0, 0.3), bone(torso, "EyeR", Vector2(11, -71), 6.0, 0.3)]
+	var sword := bone(torso, "Sword", Vector2(34, -20), 60.0, -0.25, 0.2)
+	return {"torso": torso, "head": head, "upper": upper, "fore": fore, "eyes": eyes, "sword": sword}
+
 ## A rounded stroke along bone `b` (child of it, so it follows the bone).
 static func limb(b: Bone2D, width: float, color: Color, z := 0) -> Line2D:
 	var line := Line2D.new()

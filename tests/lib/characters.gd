@@ -5,6 +5,7 @@ extends RefCounted
 
 const Rig := preload("res://lib/rig.gd")
 const Nodes := preload("res://lib/node_classes.gd")
+const Animations := preload("res://lib/animations.gd")
 
 ## The mirrored_tails pair's bone lengths (px) and drawn local rotations (radians).
 const MIRRORED_TAIL_LENGTHS := [34.0, 28.0, 24.0, 18.0]
@@ -259,3 +260,45 @@ static func distance_from_curve(dense: PackedVector2Array, point: Vector2) -> fl
 	for i in dense.size() - 1:
 		best = minf(best, Geometry2D.get_closest_point_to_segment(point, dense[i], dense[i + 1]).distance_to(point))
 	return best
+
+
+## A character under `parent` at `at` carrying Rig.head_and_arm's bones under a Skeleton2D, turned around (scale.x =
+## -1) when `flipped`, with an AnimationPlayer "Player" (added and playing, process callback) turning Torso, Head,
+## Upper and Fore over a looping second, and a CopyTransform2D per follower in `mode` (process by default), global
+## space, plain copy of rotation and position: EyeL and EyeR follow Head, Sword follows Fore. Each keeps its drawn place
+## on its source: its position offset is its origin in the source's frame and its rotation offset the angle from the
+## source's x axis to its own, both measured on the unflipped character before anything moved (so the flipped one gets
+## the same settings). The copies come after the player and the skeleton. Returns {character, skeleton, bones
+## (Rig.head_and_arm's), player, copies: {EyeL, EyeR, Sword}}.
+static func with_followers(parent: Node, at: Vector2, flipped: bool, mode := 0) -> Dictionary:
+	var character := Node2D.new()
+	character.name = "Followers%d" % parent.get_child_count()
+	character.position = at
+	parent.add_child(character)
+	var skeleton := Skeleton2D.new()
+	skeleton.name = "Skeleton"
+	character.add_child(skeleton)
+	var bones := Rig.head_and_arm(skeleton)
+	var copies := {}
+	for pair in [[bones["eyes"][0], bones["head"]], [bones["eyes"][1], bones["head"]], [bones["sword"], bones["fore"]]]:
+		var follower: Bone2D = pair[0]
+		var source: Bone2D = pair[1]
+		var copy: Node2D = ClassDB.instantiate("CopyTransform2D")
+		copy.name = "Copy" + follower.name
+		copy.update_mode = mode
+		copy.source = source
+		copy.bone = follower
+		copy.position_offset = source.global_transform.affine_inverse() * follower.global_position
+		copy.rotation_offset = angle_difference(source.global_rotation, follower.global_rotation)
+		copies[String(follower.name)] = copy
+	var rotations := {}
+	for path in ["Skeleton/Torso", "Skeleton/Torso/Head", "Skeleton/Torso/Upper", "Skeleton/Torso/Upper/Fore"]:
+		var from: float = character.get_node(path).rotation
+		rotations[path] = [from, from + 0.5, from - 0.3]
+	var player := Animations.rotating("move", rotations)
+	character.add_child(player)
+	for copy in copies.values():
+		character.add_child(copy)
+	character.scale = Vector2(-1, 1) if flipped else Vector2.ONE
+	player.play("move")
+	return {"character": character, "skeleton": skeleton, "bones": bones, "player": player, "copies": copies}

@@ -17,6 +17,10 @@ const HELPERS := ["FootGrounder2D", "CharacterWeight2D"]
 ## scene from disk) and by their own test file (tests/test_path_chain.gd: bad input, one message each, no NaN, no
 ## allocation, mirror, animation).
 const PATHS := ["PathChain2D"]
+## Node classes that follow a node instead of reaching for a target (issue 32's constraints): covered by the tests
+## that need only the class (every numeric property by every route, a scene file with bad values) and by their own
+## test files (tests/test_copy_*.gd: problems, one message each, no allocation, put back).
+const CONSTRAINTS := ["CopyTransform2D"]
 ## The chains of any length solved toward a target.
 const CHAINS := ["FabrikChain2D", "CcdChain2D"]
 

@@ -255,6 +255,16 @@ static func largest_mirror_distance(a: PackedVector2Array, b: PackedVector2Array
 	return worst
 
 
+## How far a CopyTransform2D's bone is from where a plain global copy puts it: [the angle (rad) between the bone's x
+## axis and its source's turned by `rotation_offset` (the other way for a mirrored source), the distance (px) from its
+## origin to the point at `position_offset` in the source's frame].
+static func copy_error(copy: Node2D) -> Array:
+	var t: Transform2D = copy.source.global_transform
+	var wanted := t.x.rotated(copy.rotation_offset * signf(t.determinant()))
+	var bone: Bone2D = copy.bone
+	return [absf(bone.global_transform.x.angle_to(wanted)), bone.global_position.distance_to(t * copy.position_offset)]
+
+
 ## `p` mirrored across the vertical line x = `axis_x`: where a character turned around with scale.x = -1 about that
 ## line puts what its twin has at `p`.
 static func mirror_point(p: Vector2, axis_x: float) -> Vector2:

@@ -18,23 +18,26 @@ extends RefCounted
 const FAILED := {"ok": false}
 ## The nodes that solve toward targets. At run time those at the default process priority run in one batch, in tree
 ## order, each exactly as its own solve() (Reach2D.solve_all is that batch by hand).
-const IK_CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "FabrikRig2D", "PathChain2D"]
+const IK_CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "FabrikRig2D", "PathChain2D", "CopyTransform2D"]
 const GROUNDER := "FootGrounder2D"
 const SPRING := "SpringChain2D"
+const COPY := "CopyTransform2D"
 ## Every node class a bake runs.
-const CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "FabrikRig2D", "PathChain2D", "SpringChain2D", "FootGrounder2D"]
+const CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "FabrikRig2D", "PathChain2D", "CopyTransform2D", "SpringChain2D", "FootGrounder2D"]
 ## The process priorities the nodes take at run time when left at 0 (rust/reach2d/src/frame.rs): the IK nodes and the
 ## grounder RUNTIME_PROCESS_PRIORITY, the springs SPRING_PROCESS_PRIORITY. The batch runs at the first, after every
 ## node of the scene at that priority (it is an internal child at the back of the tree's root).
 const RUNTIME_PRIORITY := 100
 const SPRING_PRIORITY := 110
 ## What can be baked, and how: every refusal ends with it.
-const WHAT_CAN_BE_BAKED := "bake one node with bake_to_animation (a FabrikChain2D, CcdChain2D, TwoBoneIk2D, LookAt2D, FabrikRig2D, PathChain2D or SpringChain2D, or a FootGrounder2D with its legs, feet and hips), or every Reach2D node of a character together with bake_character(root, ...) (the inspector's 'Whole character' option)"
+const WHAT_CAN_BE_BAKED := "bake one node with bake_to_animation (a FabrikChain2D, CcdChain2D, TwoBoneIk2D, LookAt2D, FabrikRig2D, PathChain2D, CopyTransform2D or SpringChain2D, or a FootGrounder2D with its legs, feet and hips), or every Reach2D node of a character together with bake_character(root, ...) (the inspector's 'Whole character' option)"
 ## The most samples one bake takes (each seeks the animation and solves): a tiny step fails with a message instead
 ## of freezing the editor.
 const MAX_SAMPLES := 20000
 ## A node or bone whose local position moved by more than this (px) during the bake gets position keys too.
 const POSITION_EPSILON := 1e-4
+## A bone whose local scale changed by more than this during the bake gets scale keys too.
+const SCALE_EPSILON := 1e-6
 
 
 ## Bakes one node: [param node] (any of [constant CLASSES]) runs after the animation at each sample, and what it
@@ -67,8 +70,9 @@ static func bake_to_animation(node: Variant, player: Variant, animation_name: St
 ## a frame's time too), each later one by the time between samples. Then each thing a node wrote gets linear keys on
 ## a value track (paths relative to the player's root node): every driven bone's [code]rotation[/code] (unwrapped:
 ## consecutive keys never differ by more than PI, so the track turns the short way, like the solve), and the
-## [code]position[/code] of a bone or node that moved (a stretching TwoBoneIk2D's tip bone, a
-## PathChain2D's root in follow mode, the grounder's hips).
+## [code]position[/code] of a bone or node that moved (a stretching TwoBoneIk2D's tip bone, a PathChain2D's root in
+## follow mode, a CopyTransform2D's bone, the grounder's hips) and the [code]scale[/code] of a bone whose scale
+## changed (a CopyTransform2D copying the scale); a CopyTransform2D whose rotation_amount is 0 gets no rotation keys.
 ## Replayed with the nodes off, the animation gives their pose at every key.
 ##
 ## [param into]: the name of a new animation in the same library to bake into (a copy of the original, which stays
@@ -172,8 +176,9 @@ static func driven_bones(ik: Object) -> Array[Bone2D]:
 
 
 ## What [param node] writes, as [code][object, property][/code] pairs: each driven bone's rotation and position (a
-## stretching TwoBoneIk2D moves its tip bone), a spring's rotations, and for a grounder its legs', its feet's
-## rotations and its hips' position.
+## stretching TwoBoneIk2D moves its tip bone), a spring's rotations, a CopyTransform2D's bone's rotation (unless its
+## rotation_amount is 0), position and scale, and for a grounder its legs', its feet's rotations and its hips'
+## position. A position or scale is keyed only when the bake moved it.
 static func written_properties(node: Node) -> Array:
 	var out := []
 	var bones: Array = []
@@ -181,6 +186,14 @@ static func written_properties(node: Node) -> Array:
 		SPRING:
 			for bone in driven_bones(node):
 				out.append([bone, &"rotation"])
+			return out
+		COPY:
+			var bone: Node = node.bone
+			if is_instance_valid(bone):
+				if node.rotation_amount > 0.0:
+					out.append([bone, &"rotation"])
+				out.append([bone, &"position"])
+				out.append([bone, &"scale"])
 			return out
 		GROUNDER:
 			for leg in _legs(node):
@@ -292,11 +305,10 @@ static func _bake(stages: Array, player: Variant, animation_name: StringName, st
 	for p in properties.size():
 		var object: Node = properties[p][0]
 		var keys: Array = values[p]
-		if properties[p][1] == &"position":
-			var moved := false
-			for value in keys:
-				moved = moved or (value as Vector2).distance_to(start[object][1] if start.has(object) else keys[0]) > POSITION_EPSILON
-			if not moved:
+		var kept := {&"position": [1, POSITION_EPSILON], &"scale": [2, SCALE_EPSILON]}.get(properties[p][1])
+		if kept != null:
+			var from: Vector2 = start[object][kept[0]] if start.has(object) else keys[0]
+			if not keys.any(func(value: Vector2) -> bool: return value.distance_to(from) > kept[1]):
 				continue
 		_key_track(baked, NodePath("%s:%s" % [root.get_path_to(object), properties[p][1]]), times, keys)
 		tracks += 1
@@ -445,7 +457,7 @@ static func _let_go(stages: Array) -> void:
 
 
 ## Every Bone2D of the skeletons [param nodes] drive, and every grounder's hips, mapped to [code][rotation,
-## position][/code]: what the bake starts from and gives back.
+## position, scale][/code]: what the bake starts from and gives back.
 static func _snapshot(nodes: Array) -> Dictionary:
 	var out := {}
 	var skeletons := {}
@@ -459,10 +471,10 @@ static func _snapshot(nodes: Array) -> Dictionary:
 		if node.get_class() == GROUNDER:
 			for foot in [node.first_foot, node.second_foot, node.hips]:
 				if is_instance_valid(foot):
-					out[foot] = [foot.rotation, foot.position]
+					out[foot] = [foot.rotation, foot.position, foot.scale]
 	for skeleton in skeletons:
 		for bone in skeleton.find_children("*", "Bone2D", true, false):
-			out[bone] = [bone.rotation, bone.position]
+			out[bone] = [bone.rotation, bone.position, bone.scale]
 	return out
 
 
@@ -540,12 +552,13 @@ static func _restore(player: AnimationPlayer, assigned: StringName, position: fl
 	_put_previews_back(previews)
 
 
-## Gives each node of [param pose] ([method _snapshot]) back its rotation and position.
+## Gives each node of [param pose] ([method _snapshot]) back its rotation, position and scale.
 static func _put_back(pose: Dictionary) -> void:
 	for node in pose:
 		if is_instance_valid(node):
 			node.rotation = pose[node][0]
 			node.position = pose[node][1]
+			node.scale = pose[node][2]
 
 
 static func _put_previews_back(previews: Dictionary) -> void:

@@ -40,6 +40,7 @@ fn every_documented_item_has_text() {
     for class in [
         "CcdChain2D",
         "CharacterWeight2D",
+        "CopyTransform2D",
         "FabrikChain2D",
         "FabrikRig2D",
         "FootGrounder2D",

@@ -4,7 +4,7 @@
 use core::f32::consts::TAU;
 
 use glam::Affine2;
-use godot::classes::Node2D;
+use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::write_back::ChainPose;
 use reach2d_core::{AngleLimit, FabrikRig, Vec2};
@@ -132,6 +132,36 @@ pub fn draw_rig(node: &mut Gd<Node2D>, rig: Option<&FabrikRig>, points: &[Vec2],
     }
     for &origin in &points[..n] {
         node.draw_circle(vector2(origin), 3.0 / scale, CHAIN_COLOR);
+    }
+    node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
+}
+
+/// `CopyTransform2D`'s gizmo: the bone it drives (its origin to its end), the source as a ring, and a dashed line
+/// from the source to the bone (the source link); only in the editor.
+pub fn draw_link(node: &mut Gd<Node2D>, source: Option<&Gd<Node2D>>, bone: Option<&Gd<Bone2D>>) {
+    if !crate::editor::in_editor() {
+        return;
+    }
+    let Some(bone) = bone.filter(|b| b.is_instance_valid() && b.is_inside_tree()) else { return };
+    let global = affine(node.get_global_transform());
+    let Some(inverse) = global.matrix2.try_inverse() else { return };
+    let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
+    node.draw_set_transform_matrix(transform2d(to_local));
+    let scale = to_local.matrix2.x_axis.length().max(1e-3);
+    let width = 2.0 / scale;
+    let bone_global = affine(bone.get_global_transform());
+    let origin = bone_global.translation;
+    let end = bone_global.transform_point2(Vec2::from_angle(bone.get_bone_angle()) * bone.get_length());
+    if origin.is_finite() && end.is_finite() {
+        node.draw_line_ex(vector2(origin), vector2(end), CHAIN_COLOR).width(width).done();
+        node.draw_circle(vector2(origin), 3.0 / scale, CHAIN_COLOR);
+        if let Some(source) = source.filter(|s| s.is_instance_valid() && s.is_inside_tree()) {
+            let p = source.get_global_position();
+            if p.is_finite() {
+                node.draw_arc_ex(p, 7.0 / scale, 0.0, TAU, 24, TARGET_COLOR).width(width).done();
+                node.draw_dashed_line_ex(p, vector2(origin), TARGET_COLOR).width(width * 0.5).dash(4.0 / scale).done();
+            }
+        }
     }
     node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
 }

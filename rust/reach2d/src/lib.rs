@@ -11,6 +11,8 @@ mod batch;
 mod bench_probe;
 mod character_weight;
 mod checked;
+mod copy_choices;
+mod copy_transform_state;
 #[cfg(any(debug_assertions, feature = "bench"))]
 mod debug_alloc;
 #[cfg(test)]

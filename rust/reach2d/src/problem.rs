@@ -76,12 +76,42 @@ pub enum Problem {
     CurveTooShort,
     /// `PathChain2D`: the curve's points or the path's global transform are NaN, infinite or collapsed.
     PathNotFinite,
+    /// `CopyTransform2D`: `source` is not set.
+    NoSource,
+    /// `CopyTransform2D`: `source` was freed.
+    SourceFreed,
+    /// `CopyTransform2D`: `source` is not inside the scene tree.
+    SourceOutsideTree,
+    /// `CopyTransform2D`: the source's transform is NaN or infinite.
+    SourceNotFinite,
+    /// `CopyTransform2D`: the source has a zero scale (on one axis or both).
+    SourceZeroScale,
+    /// `CopyTransform2D`: `source` and `bone` are the same node.
+    SourceIsBone,
+    /// `CopyTransform2D`: in the global space, the source is below the bone (it would chase itself).
+    SourceUnderBone,
+    /// `CopyTransform2D`: the rest space needs a Bone2D source (a plain Node2D has no rest).
+    SourceHasNoRest,
+    /// `CopyTransform2D`: the source's or the bone's rest has a zero scale.
+    RestZeroScale,
+    /// `CopyTransform2D`: the scale to write is zero on an axis.
+    CopyScaleZero,
 }
 
 impl Problem {
     /// `true` for problems only a solve can find (in the pose it reads or the solver's answer), not a setup check.
     pub fn found_by_solving(self) -> bool {
-        matches!(self, Self::PoseNotFinite | Self::ZeroScale | Self::DeltaNotFinite | Self::Solver(_))
+        matches!(
+            self,
+            Self::PoseNotFinite
+                | Self::ZeroScale
+                | Self::DeltaNotFinite
+                | Self::Solver(_)
+                | Self::SourceNotFinite
+                | Self::SourceZeroScale
+                | Self::RestZeroScale
+                | Self::CopyScaleZero
+        )
     }
 
     /// `true` for a problem another node prints itself (a grounder's leg reports its own setup): this node only
@@ -104,8 +134,10 @@ impl Problem {
             Self::PoleNotFinite => "The pole's global position is NaN or infinite: give it a finite position, or clear `pole`.".into(),
             Self::NoRootBone => "No root bone: set `root_bone` to the first Bone2D of the chain.".into(),
             Self::NoTipBone => "No tip bone: set `tip_bone` to the last Bone2D of the chain (the root bone or one of its Bone2D descendants).".into(),
+            Self::NoBone if class == "CopyTransform2D" => "No bone: set `bone` to the Bone2D that follows the source.".into(),
             Self::NoBone => "No bone: set `bone` to the Bone2D to turn.".into(),
             Self::EmptyChain if look_at => "The node has no bone to turn: set `bone`.".into(),
+            Self::EmptyChain if class == "CopyTransform2D" => "The node has no bone to drive: set `bone`.".into(),
             Self::EmptyChain => "The node has no bones to solve: set `root_bone` and `tip_bone`.".into(),
             Self::BoneFreed => "A bone of the chain was freed: set the bones again.".into(),
             Self::TipNotUnderRoot => "`tip_bone` is not `root_bone` or one of its descendants: pick bones on one branch of the skeleton.".into(),
@@ -138,6 +170,16 @@ impl Problem {
             Self::NoCurve => "The path has no curve: give the Path2D a Curve2D (its `curve` property) with two points or more.".into(),
             Self::CurveTooShort => "The path's curve has fewer than two distinct points (it is empty, has one point, or all its points are in one place): add points apart from each other. The bones keep their pose.".into(),
             Self::PathNotFinite => "The path's curve or global transform is NaN, infinite or has a zero scale: give it finite points and a non-zero scale. The bones keep their pose.".into(),
+            Self::NoSource => "No source: set `source` to the Node2D (a Bone2D, a hand, a cart) the bone follows.".into(),
+            Self::SourceFreed => "The source was freed: set `source` to a Node2D that exists.".into(),
+            Self::SourceOutsideTree => "The source is not inside the scene tree: add it to the tree or pick another source.".into(),
+            Self::SourceNotFinite => "The source's transform is NaN or infinite: the bone keeps its pose until it is finite again.".into(),
+            Self::SourceZeroScale => "The source has a zero scale (on one axis or both): it has no direction to copy, so the bone keeps its pose until the source's scale is non-zero again.".into(),
+            Self::SourceIsBone => "`source` and `bone` are the same node: a bone cannot follow itself; pick another source.".into(),
+            Self::SourceUnderBone => "The source is below `bone` in the tree: copied in the global space the bone would chase itself. Pick a source outside the bone, or copy in the local or rest space.".into(),
+            Self::SourceHasNoRest => "The rest space needs a Bone2D source (its change from `Bone2D.rest` is copied): pick a Bone2D, or copy in the global or local space.".into(),
+            Self::RestZeroScale => "The rest (`Bone2D.rest`) of the source or of the bone has a zero scale: give it a non-zero scale, or copy in the global or local space.".into(),
+            Self::CopyScaleZero => "The scale to write is zero on an axis (check `scale_offset`, the scale factors and clamps): the bone keeps its pose.".into(),
         }
     }
 }

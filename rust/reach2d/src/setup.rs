@@ -49,9 +49,37 @@ impl Slots<'_> {
 /// then the bones (`bones` holds the chain afterwards, resolved again if it changed). The structural checks run only
 /// when the setup is not verified for this pass; a setup that passes them becomes verified.
 pub fn check(bones: &mut Bones, slots: Slots<'_>) -> Result<Setup, Problem> {
+    check_parts(bones, slots, true, |_| Ok(()))
+}
+
+/// [`check`] for a node that follows its target's whole transform (`CopyTransform2D`'s source): the target is checked
+/// usable (set, alive, in the tree unless verified) but its position is not read (the node reads what it needs), and
+/// `structure`, the node's own structural checks, runs with the others: only when the setup is not verified, and
+/// before it becomes verified. Returns the live target.
+pub fn check_follower(
+    bones: &mut Bones,
+    slots: Slots<'_>,
+    structure: impl FnOnce(&Gd<Node2D>, &Bones) -> Result<(), Problem>,
+) -> Result<Gd<Node2D>, Problem> {
+    let target = slots.target.ok_or(Problem::NoTarget)?;
+    check_parts(bones, slots, false, |bones| structure(live(target).ok_or(Problem::TargetFreed)?, bones))?;
+    live(target).cloned().ok_or(Problem::TargetFreed)
+}
+
+fn check_parts(
+    bones: &mut Bones,
+    slots: Slots<'_>,
+    read_goal: bool,
+    structure: impl FnOnce(&Bones) -> Result<(), Problem>,
+) -> Result<Setup, Problem> {
     let names = slots.names();
     let verified = bones.verified.holds(names);
-    let goal = slots.target.map_or(Ok(Vec2::ZERO), |target| target_position(target, verified))?;
+    let goal = match slots.target {
+        Some(target) => {
+            live_target(target, verified).and_then(|target| if read_goal { goal_of(target) } else { Ok(Vec2::ZERO) })?
+        }
+        None => Vec2::ZERO,
+    };
     let pole = slots.pole.map_or(Ok(None), |pole| pole_position(pole, verified))?;
     let chain_changed = ensure_chain(bones, slots.root, slots.tip, slots.shape, verified)?;
     if !verified {
@@ -59,6 +87,7 @@ pub fn check(bones: &mut Bones, slots: Slots<'_>) -> Result<Setup, Problem> {
         if bones.chain.bones().last().is_some_and(|tip| !tip.is_inside_tree()) {
             return Err(Problem::BoneOutsideTree);
         }
+        structure(bones)?;
         let live_id = |node: Option<&Option<Gd<Node2D>>>| live(node?).map(Gd::instance_id_unchecked);
         let nodes = [live_id(slots.target), live_id(slots.pole)].into_iter().flatten();
         let Bones { chain, verified, .. } = bones;
@@ -67,8 +96,8 @@ pub fn check(bones: &mut Bones, slots: Slots<'_>) -> Result<Setup, Problem> {
     Ok(Setup { goal, pole, chain_changed })
 }
 
-/// The target's global position, or why there is none; its place in the tree is checked unless `verified`.
-pub fn target_position(target: &Option<Gd<Node2D>>, verified: bool) -> Result<Vec2, Problem> {
+/// The target when it is set, alive and (checked unless `verified`) in the tree.
+fn live_target(target: &Option<Gd<Node2D>>, verified: bool) -> Result<&Gd<Node2D>, Problem> {
     let target = match slot(target) {
         Slot::Empty => return Err(Problem::NoTarget),
         Slot::Freed => return Err(Problem::TargetFreed),
@@ -77,6 +106,10 @@ pub fn target_position(target: &Option<Gd<Node2D>>, verified: bool) -> Result<Ve
     if !verified && !target.is_inside_tree() {
         return Err(Problem::TargetOutsideTree);
     }
+    Ok(target)
+}
+
+fn goal_of(target: &Gd<Node2D>) -> Result<Vec2, Problem> {
     let position = vec2(target.get_global_position());
     if position.is_finite() { Ok(position) } else { Err(Problem::TargetNotFinite) }
 }

@@ -34,6 +34,8 @@
 //! * [`side_of`], [`pre_bend_toward_pole`]: pole targets (the two-bone bend side, a chain's start pose).
 //! * [`fit_chain`]: a chain laid along a path ([`PathPolyline`]), lengths exact ([`path_fit`]).
 //! * [`ChainSolver`]: a trait over the two iterative solvers' settings.
+//! * [`copy_transform`]: a bone that follows another node (rotation, position, scale in the global, local or
+//!   rest space, each remappable from another of the source's properties).
 //!
 //! # Bad input
 //!
@@ -100,6 +102,7 @@
 
 mod angle;
 mod ccd;
+pub mod copy_transform;
 #[cfg(doctest)]
 mod doctests;
 mod error;

@@ -215,3 +215,34 @@ fn path_fits_do_not_allocate_once_the_path_is_set() {
     assert_eq!(count, 0, "fitting allocated {count} times");
     assert!(joints.iter().all(|p| p.is_finite()));
 }
+
+#[test]
+fn copy_transform_does_not_allocate() {
+    use glam::Affine2;
+    use reach2d_core::copy_transform::{
+        BoneFrame, CopySettings, CopySpace, LocalPose, Property, Remap, copy_transform, read_source,
+    };
+    let bone = BoneFrame {
+        unwritten: LocalPose { position: Vec2::new(3.0, 4.0), rotation: 0.2, scale: Vec2::ONE, skew: 0.1 },
+        parent: Affine2::from_scale_angle_translation(Vec2::new(-1.0, 2.0), 0.3, Vec2::new(5.0, 6.0)),
+        rest: Affine2::from_angle(0.4),
+    };
+    let mut total = Vec2::ZERO;
+    let n = allocations_during(|| {
+        for step in 0..300 {
+            let space = [CopySpace::Global, CopySpace::Local, CopySpace::Rest][step % 3];
+            let mut settings = CopySettings { space, ..CopySettings::default() };
+            settings.amounts.scale = 0.5;
+            settings.rotation = Remap { from: Property::X, factor: 0.01, range: Some((-1.0, 1.0)) };
+            let source =
+                Affine2::from_scale_angle_translation(Vec2::splat(1.5), step as f32 * 0.1, Vec2::splat(step as f32));
+            if let Ok(reading) = read_source(space, source, Affine2::IDENTITY)
+                && let Ok(copied) = copy_transform(&settings, &reading, &bone)
+            {
+                total += copied.position;
+            }
+        }
+    });
+    assert_eq!(n, 0, "copies allocated {n} times");
+    assert!(total.is_finite());
+}

@@ -35,7 +35,10 @@ fn main() -> ExitCode {
         Some("demo") => demo::demo(),
         Some("screenshots") => demo::screenshots(),
         Some("package") => package::package(),
-        Some("bench") => bench::bench(flag("--quick"), flag("--spring-only")),
+        Some("bench") => {
+            let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1));
+            bench::bench(flag("--quick"), only.map(String::as_str), flag("--spring-only"))
+        }
         Some("godot") => godot::run(&args[1..]),
         Some("fuzz") => fuzz::fuzz(&args[1..]),
         _ => {
@@ -77,8 +80,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   demo                build (release) and run the demo project: windowed, or headless without a display
   screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
   package             write dist/reach2d-<version>.zip: every platform's release library, each checked
-  bench [--quick] [--spring-only]
+  bench [--quick] [--only WORD] [--spring-only]
                       Reach2D's nodes vs Godot's built-in 2D IK, a GDScript solver and the engine I/O floor in one
-                      headless Godot (release build, `bench` feature); --quick: a few chains, to prove it runs
+                      headless Godot (release build, `bench` feature); --quick: a few chains, to prove it runs;
+                      --only WORD: the tests/bench/bench_*WORD*.gd scripts only; --spring-only: the spring tables
   fuzz [TARGET|all] [SECONDS]  fuzz the solver crate (cargo-fuzz, nightly); 0 s replays the corpus
   godot -- ARGS...    run the project's Godot 4 with ARGS";

@@ -19,6 +19,12 @@ const PATH_COPY := "res://editor/path_roundtrip_copy.tscn"
 const PATH_BONES := ["bone_0", "bone_0/bone_1", "bone_0/bone_1/bone_2", "bone_0/bone_1/bone_2/bone_3"]
 const PATH_AUTHORED := [0.6, -0.5, 0.4, -0.3]
 
+## CopyTransform2D's scene: a sword bone following a hand bone (rotation, position and scale), and another bone.
+const COPY_FIXTURE := "res://editor/copy_roundtrip.tscn"
+const COPY_COPY := "res://editor/copy_roundtrip_copy.tscn"
+## The sword's authored rotation, position and scale, as the fixture has them.
+const SWORD_AUTHORED := [-0.4, Vector2(-30, 15), Vector2(0.8, 0.9)]
+
 var failures: PackedStringArray = []
 
 
@@ -124,6 +130,7 @@ func _run() -> void:
 	await _test_convert_button(root)
 	await _test_grounder(root, ik)
 	await _test_rig_roundtrip()
+	await _test_copy_roundtrip()
 	await _test_path_roundtrip()
 	var shot := OS.get_environment("REACH2D_EDITOR_SCREENSHOT")
 	if shot != "":
@@ -325,6 +332,56 @@ func _test_rig_roundtrip() -> void:
 	expect(not "tip_bones" in text, "the deprecated tip_bones is not saved")
 	expect("effector_weights = PackedFloat32Array(1, 2)" in text, "effector_weights saved as written")
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(RIG_COPY))
+
+
+## The `KEY = ...` value of the section of the node named `name` in a saved .tscn's `text`, as Godot would parse it
+## (`default` when the line is absent).
+func saved_value(text: String, name: String, key: String, default: Variant) -> Variant:
+	var start := text.find("[node name=\"%s\"" % name)
+	var end := text.find("[node", start + 1)
+	var section := text.substr(start, end - start if end > 0 else -1)
+	for line in section.split("\n"):
+		if line.begins_with(key + " = "):
+			return str_to_var(line.trim_prefix(key + " = "))
+	return default
+
+
+## CopyTransform2D in the editor (issue 32): the preview copies rotation, position and scale; saving stores the sword's
+## authored values, never the copy; the preview comes back after saving; turning the preview off, and pointing the
+## node at another bone, give the authored values back.
+func _test_copy_roundtrip() -> void:
+	DirAccess.copy_absolute(ProjectSettings.globalize_path(COPY_FIXTURE), ProjectSettings.globalize_path(COPY_COPY))
+	var root: Node = await OpenScene.open(get_tree(), COPY_COPY)
+	for i in 10:
+		await get_tree().process_frame
+	root = EditorInterface.get_edited_scene_root()
+	if not expect_true(root != null and root.scene_file_path == COPY_COPY, "the copy scene opened"):
+		return
+	var copy: Node2D = root.get_node("CopyTransform2D")
+	var sword: Bone2D = root.get_node("Skeleton/sword")
+	var previewed := [sword.rotation, sword.position, sword.scale]
+	expect(copy.get_setup_warning() == "" and copy.last_error >= 0.0, "the copy previews (%s, last_error %s)" % [copy.get_setup_warning(), copy.last_error])
+	expect(absf(previewed[0] - SWORD_AUTHORED[0]) > 0.1 and previewed[1].distance_to(SWORD_AUTHORED[1]) > 1.0 and previewed[2].distance_to(SWORD_AUTHORED[2]) > 0.1, "the preview moved the sword (%s)" % [previewed])
+	expect(EditorInterface.save_scene() == OK, "save_scene() succeeded for the copy")
+	await get_tree().process_frame
+	var text := FileAccess.get_file_as_string(COPY_COPY)
+	var saved := [saved_value(text, "sword", "rotation", 0.0), saved_value(text, "sword", "position", Vector2.ZERO), saved_value(text, "sword", "scale", Vector2.ONE)]
+	expect(absf(saved[0] - SWORD_AUTHORED[0]) < 1e-5 and saved[1].distance_to(SWORD_AUTHORED[1]) < 1e-4 and saved[2].distance_to(SWORD_AUTHORED[2]) < 1e-5, "the sword saved with its authored values %s, not the copy's (saved %s)" % [SWORD_AUTHORED, saved])
+	expect(absf(sword.rotation - previewed[0]) < 1e-4 and sword.position.distance_to(previewed[1]) < 1e-3 and sword.scale.distance_to(previewed[2]) < 1e-4, "the sword shows the preview again after saving")
+	copy.editor_preview = false
+	await get_tree().process_frame
+	expect([sword.rotation, sword.position, sword.scale] == [saved[0], saved[1], saved[2]] or (absf(sword.rotation - SWORD_AUTHORED[0]) < 1e-5 and sword.position.distance_to(SWORD_AUTHORED[1]) < 1e-4 and sword.scale.distance_to(SWORD_AUTHORED[2]) < 1e-5), "preview off: the sword's authored values are back (%s)" % [[sword.rotation, sword.position, sword.scale]])
+	copy.editor_preview = true
+	for i in 3:
+		await get_tree().process_frame
+	var other: Bone2D = root.get_node("Skeleton/other")
+	copy.bone = other
+	for i in 3:
+		await get_tree().process_frame
+	expect(absf(sword.rotation - SWORD_AUTHORED[0]) < 1e-5 and sword.position.distance_to(SWORD_AUTHORED[1]) < 1e-4, "another bone: the sword's authored values are back (%s, %s)" % [sword.rotation, sword.position])
+	expect(absf(other.rotation - 0.25) > 0.1, "another bone: the copy moves that one")
+	print("editor copy: preview moved the sword by %.3f rad, saved %s, authored back with the preview off and on another bone" % [absf(previewed[0] - SWORD_AUTHORED[0]), saved])
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(COPY_COPY))
 
 
 ## PathChain2D in the editor, in follow mode: the preview lays the chain along the curve and moves the root bone onto

@@ -4,6 +4,7 @@
 
 pub mod ccd_chain_2d;
 pub mod character_weight_2d;
+pub mod copy_transform_2d;
 pub mod fabrik_chain_2d;
 pub mod fabrik_rig_2d;
 pub mod foot_grounder_2d;

@@ -6,8 +6,10 @@ use godot::classes::{Node, Object};
 use godot::prelude::*;
 
 use crate::batch::{Member, Members, Memo, Run, run_node};
+use crate::frame::BoneDriver;
 use crate::io::tree_watch;
 use crate::nodes::ccd_chain_2d::CcdChain2D;
+use crate::nodes::copy_transform_2d::CopyTransform2D;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;
 use crate::nodes::fabrik_rig_2d::FabrikRig2D;
 use crate::nodes::look_at_2d::LookAt2D;
@@ -26,7 +28,8 @@ pub struct Reach2D {}
 #[godot_api]
 impl Reach2D {
     /// Solves every node of [param nodes] now, in the array's order: the same as calling [code]solve()[/code] on
-    /// each in turn ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [FabrikRig2D], [PathChain2D], [SpringChain2D]: any mode, any
+    /// each in turn ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [FabrikRig2D], [PathChain2D],
+    /// [SpringChain2D], [CopyTransform2D]: any mode, any
     /// [member FabrikChain2D.enabled]), with the same result, only faster for many nodes: the next nodes' bones
     /// are fetched into the cache while one solves. Keep the array the same from frame to frame (nodes in the same
     /// places): what each place touched last time is what gets fetched. Returns how many nodes wrote their bones.
@@ -68,8 +71,8 @@ fn report_refused(refused: Option<usize>) {
             REPORTED.set(true);
             godot_error!(
                 "Reach2D.solve_all(): element {index} is not a FabrikChain2D, CcdChain2D, TwoBoneIk2D, LookAt2D, \
-                 FabrikRig2D, PathChain2D or SpringChain2D (or was freed); skipped. Reported once until a call without \
-                 such an element."
+                 FabrikRig2D, PathChain2D, SpringChain2D or CopyTransform2D (or was freed); skipped. Reported once \
+                 until a call without such an element."
             );
         }
         Some(_) => {}
@@ -79,31 +82,20 @@ fn report_refused(refused: Option<usize>) {
 
 /// The batch member for `object` when it is one of the node classes `solve_all` takes, else `None`.
 fn member_of(object: Gd<Object>) -> Option<Box<dyn Member>> {
-    let object = match object.try_cast::<FabrikChain2D>() {
-        Ok(node) => return Some(Box::new(node)),
-        Err(object) => object,
-    };
-    let object = match object.try_cast::<CcdChain2D>() {
-        Ok(node) => return Some(Box::new(node)),
-        Err(object) => object,
-    };
-    let object = match object.try_cast::<TwoBoneIk2D>() {
-        Ok(node) => return Some(Box::new(node)),
-        Err(object) => object,
-    };
-    let object = match object.try_cast::<LookAt2D>() {
-        Ok(node) => return Some(Box::new(node)),
-        Err(object) => object,
-    };
-    let object = match object.try_cast::<FabrikRig2D>() {
-        Ok(node) => return Some(Box::new(node)),
-        Err(object) => object,
-    };
-    let object = match object.try_cast::<PathChain2D>() {
-        Ok(node) => return Some(Box::new(node)),
-        Err(object) => object,
-    };
-    object.try_cast::<SpringChain2D>().ok().map(|node| Box::new(SpringSolve(node)) as Box<dyn Member>)
+    fn node<T: BoneDriver + Inherits<Node> + Inherits<Object>>(
+        object: Gd<Object>,
+    ) -> Result<Box<dyn Member>, Gd<Object>> {
+        object.try_cast::<T>().map(|node| Box::new(node) as Box<dyn Member>)
+    }
+    node::<FabrikChain2D>(object)
+        .or_else(node::<CcdChain2D>)
+        .or_else(node::<TwoBoneIk2D>)
+        .or_else(node::<LookAt2D>)
+        .or_else(node::<FabrikRig2D>)
+        .or_else(node::<PathChain2D>)
+        .or_else(node::<CopyTransform2D>)
+        .or_else(|object| object.try_cast::<SpringChain2D>().map(|node| Box::new(SpringSolve(node)) as Box<dyn Member>))
+        .ok()
 }
 
 /// A spring in `solve_all`: its own `solve()` steps one physics tick (the generic one would step by nothing).

@@ -13,15 +13,17 @@ use crate::toolchain::godot::Godot;
 use std::time::Duration;
 
 /// The scripts `bench` runs, in order: the realistic (game-like) workload, the fixed-iteration easy case, the
-/// multi-effector rig against stacked chains, grounded feet against the plain legs, then the path chain against
-/// the same fit in GDScript.
-const FULL: [&str; 5] = ["bench_game.gd", "bench_nodes.gd", "bench_rig.gd", "bench_ground.gd", "bench_path.gd"];
+/// multi-effector rig against stacked chains, grounded feet against the plain legs, the path chain against the same
+/// fit in GDScript, then CopyTransform2D against the same copy written in GDScript.
+const FULL: [&str; 6] =
+    ["bench_game.gd", "bench_nodes.gd", "bench_rig.gd", "bench_ground.gd", "bench_path.gd", "bench_copy.gd"];
 
 /// Runs the benchmarks; with `quick`, only the realistic workload with a few chains (a check that it runs, not a
-/// measurement); with `spring_only`, only bench_nodes.gd's spring tables (SpringChain2D against the built-in
-/// Jiggle, with and without colliders, local narrow phase and engine queries). Fails when a script fails: no
-/// success sentinel, an error in the log, or a non-zero exit.
-pub fn bench(quick: bool, spring_only: bool) -> Result {
+/// measurement); with `only`, the scripts whose name contains that word (`--only copy`: bench_copy.gd); with
+/// `spring_only`, only bench_nodes.gd's spring tables (SpringChain2D against the built-in Jiggle, with and without
+/// colliders, local narrow phase and engine queries). Fails when a script fails: no success sentinel, an error in
+/// the log, or a non-zero exit.
+pub fn bench(quick: bool, only: Option<&str>, spring_only: bool) -> Result {
     let platform = host_platform()?;
     crate::process::run(cargo().args(["build", "-p", "reach2d", "--release", "--features", "bench"]))?;
     place(&built_library(platform, true), &platform.library_name(false))?;
@@ -29,13 +31,15 @@ pub fn bench(quick: bool, spring_only: bool) -> Result {
     let project = root.join("tests");
     write_extension_list(&project)?;
     let godot = Godot::locate_or_fetch()?;
-    let scripts: &[&str] = if quick {
-        &FULL[..1]
-    } else if spring_only {
-        &FULL[1..]
+    let word = if spring_only { Some("bench_nodes") } else { only };
+    let scripts: Vec<&str> = if quick {
+        FULL[..1].to_vec()
     } else {
-        &FULL
+        FULL.iter().copied().filter(|script| word.is_none_or(|word| script.contains(word))).collect()
     };
+    if scripts.is_empty() {
+        return Err(format!("bench: no script matches {word:?}; the scripts: {FULL:?}"));
+    }
     for script in scripts {
         let name = script.trim_end_matches(".gd");
         let log = root.join(format!("target/godot-{name}{}.log", if quick { "-quick" } else { "" }));

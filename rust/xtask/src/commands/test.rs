@@ -85,7 +85,7 @@ fn quick_bench(tally: &mut Tally, godot: &Godot, timeout: Duration) -> Result {
     if !("bench".contains(&filter) || filter.is_empty()) {
         return Ok(());
     }
-    match crate::commands::bench::bench(true, false) {
+    match crate::commands::bench::bench(true, None, false) {
         Ok(()) => {
             println!("  ok     bench --quick");
             tally.passed += 1;
