@@ -7,7 +7,10 @@ extends SceneTree
 ##   batch     the same nodes solved by one Reach2D.solve_all() call (the batch path, issue 22);
 ##   builtin   Skeleton2D.execute_modifications() with one SkeletonModification2D in the stack;
 ##   gdscript  a FABRIK / CCD / two-bone solver written in GDScript (what a user could write instead);
-##   floor     Reach2DIoFloor.run(): reads what a solve reads and writes each rotation back, no solving.
+##   floor     Reach2DIoFloor.run(): reads what a solve reads and writes each rotation back, no solving, with the
+##             nodes' checks per node (each run its own pass of the tree watch: the full check every time);
+##   floor_pass the same floors run as one pass (Reach2DIoFloorPass.run(): cached handles, the checks once per
+##             frame, as the batch runs its nodes: a verified setup skips its structural checks).
 ## Then the engine-driven frame time: K characters in UPDATE_PROCESS against the built-in stacks running by
 ## themselves (Performance.TIME_PROCESS per frame). Needs the release build with the `bench` feature:
 ## `cargo xtask bench` (all of it) or `cargo xtask bench --quick` (a few chains: proves it runs).
@@ -19,9 +22,9 @@ const LENGTH := 24.0
 ## Bone angle of every third bone (the child sits at the end of the bone, along it).
 const BONE_ANGLE := 0.25
 const STEP_PX := 2.0
-const ALL_METHODS := ["reach2d", "batch", "builtin", "gdscript", "floor"]
+const ALL_METHODS := ["reach2d", "batch", "builtin", "gdscript", "floor", "floor_pass"]
 ## The methods of the table without read-back between frames.
-const NO_READBACK_METHODS := ["reach2d", "batch", "builtin", "floor"]
+const NO_READBACK_METHODS := ["reach2d", "batch", "builtin", "floor", "floor_pass"]
 
 var quick := false
 ## Chains per set (K); `-- --k=NUM` overrides it.
@@ -232,6 +235,8 @@ func run_frame(kind: String, method: String, group: Dictionary, t: int) -> float
 		"floor":
 			for f in group["floors"]:
 				f.run()
+		"floor_pass":
+			group["pass"].run()
 		"gdscript":
 			var iterations := 0
 			match kind:
@@ -265,6 +270,10 @@ func make_set(kind: String, method: String, n: int, k: int) -> Dictionary:
 				BuiltinIk.add(kind, rig)
 			"floor":
 				group["floors"].append(add_floor(rig))
+			"floor_pass":
+				if not group.has("pass"):
+					group["pass"] = ClassDB.instantiate("Reach2DIoFloorPass")
+				group["pass"].add(add_floor(rig))
 	return group
 
 
@@ -295,7 +304,7 @@ func measure(kind: String, n: int, k: int) -> Dictionary:
 				if readback:
 					for rig in group["rigs"]:
 						var error := Rig.bone_end(rig["bones"][-1]).distance_to(rig["target"].global_position)
-						if b > 0 and method != "floor":
+						if b > 0 and not method.begins_with("floor"):
 							group["errors"].append(error)
 			if b == 0:
 				group["iterations"] = iterations_before
@@ -324,7 +333,7 @@ func solve_table() -> void:
 		["fabrik", 2, big], ["fabrik", 4, big], ["fabrik", 8, big], ["fabrik", 16, big], ["fabrik", 64, maxi(big / 5, 1)],
 		["ccd", 4, big], ["ccd", 8, big], ["ccd", 16, big], ["two_bone", 2, big]]
 	print("# Realistic workload: us per chain, median [p10, p90] over %d blocks of %d frames; tip error px mean / p99 / max" % [blocks, frames_per_block])
-	Timing.print_table_head("| solver | N | K | Reach2D us | batch us | built-in us | GDScript us | I/O floor us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor | batch / Reach2D | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | batch error | built-in error | GDScript error | heap allocations: nodes' code / all Rust / solves, Reach2D; batch |")
+	Timing.print_table_head("| solver | N | K | Reach2D us | batch us | built-in us | GDScript us | I/O floor us | I/O floor, checks once per frame us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor | batch / floor once per frame | batch / Reach2D | GDScript / Reach2D | Reach2D iterations | GDScript iterations | Reach2D error | batch error | built-in error | GDScript error | heap allocations: nodes' code / all Rust / solves, Reach2D; batch |")
 	if only_case != "":
 		var parts := only_case.split(":")
 		cases = [[parts[0], int(parts[1]), big]]
@@ -342,10 +351,11 @@ func solve_table() -> void:
 		var ot: float = ours["time"]["median"]
 		var bt: float = batch["time"]["median"]
 		var ft: float = r["floor"]["time"]["median"]
-		print("| %s | %d | %d | %s | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx | %.2f | %.2f | %s | %s | %s | %s | %d / %d / %d; %d / %d / %d |" % [
+		var pt: float = r["floor_pass"]["time"]["median"]
+		print("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx | %.2f | %.2f | %s | %s | %s | %s | %d / %d / %d; %d / %d / %d |" % [
 			kind, n, k, Timing.fmt_time(ours["time"]), Timing.fmt_time(batch["time"]), Timing.fmt_time(r["builtin"]["time"]),
-			Timing.fmt_time(r["gdscript"]["time"]), Timing.fmt_time(r["floor"]["time"]), r["builtin"]["time"]["median"] / ot,
-			r["builtin"]["time"]["median"] / bt, ot / ft, bt / ft, bt / ot, r["gdscript"]["time"]["median"] / ot,
+			Timing.fmt_time(r["gdscript"]["time"]), Timing.fmt_time(r["floor"]["time"]), Timing.fmt_time(r["floor_pass"]["time"]),
+			r["builtin"]["time"]["median"] / ot, r["builtin"]["time"]["median"] / bt, ot / ft, bt / ft, bt / pt, bt / ot, r["gdscript"]["time"]["median"] / ot,
 			ours["iterations"], r["gdscript"]["iterations"], fmt_error(ours["error"]), fmt_error(batch["error"]),
 			fmt_error(r["builtin"]["error"]), fmt_error(r["gdscript"]["error"]),
 			ours["allocations"], ours["all_allocations"], ours["solves"],
@@ -364,16 +374,17 @@ func no_readback_table() -> void:
 	readback = false
 	print("")
 	print("# Without read-back between frames: us per chain, median [p10, p90] over %d blocks of %d frames" % [blocks, frames_per_block])
-	Timing.print_table_head("| solver | N | K | Reach2D us | batch us | built-in us | I/O floor us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor |")
+	Timing.print_table_head("| solver | N | K | Reach2D us | batch us | built-in us | I/O floor us | I/O floor, checks once per frame us | built-in / Reach2D | built-in / batch | Reach2D / floor | batch / floor | batch / floor once per frame |")
 	for case in cases:
 		var r := measure(case[0], case[1], case[2])
 		var ot: float = r["reach2d"]["time"]["median"]
 		var bt: float = r["batch"]["time"]["median"]
 		var ft: float = r["floor"]["time"]["median"]
+		var pt: float = r["floor_pass"]["time"]["median"]
 		var builtin: float = r["builtin"]["time"]["median"]
-		print("| %s | %d | %d | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx |" % [case[0], case[1], case[2],
+		print("| %s | %d | %d | %s | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx |" % [case[0], case[1], case[2],
 			Timing.fmt_time(r["reach2d"]["time"]), Timing.fmt_time(r["batch"]["time"]), Timing.fmt_time(r["builtin"]["time"]),
-			Timing.fmt_time(r["floor"]["time"]), builtin / ot, builtin / bt, ot / ft, bt / ft])
+			Timing.fmt_time(r["floor"]["time"]), Timing.fmt_time(r["floor_pass"]["time"]), builtin / ot, builtin / bt, ot / ft, bt / ft, bt / pt])
 	methods = saved
 	readback = true
 
@@ -401,18 +412,25 @@ func floor_table() -> void:
 		print("| %s | %s |" % [calls[c], Timing.fmt_time(Timing.stats(samples))])
 	var variants := ["nodes' path: checks + read + set_rotation, tip to root", "cached handles, no checks: get_transform + get_rotation, set_rotation root to tip",
 		"same, written tip to root", "get_global_transform per bone instead of get_transform", "set_transform instead of set_rotation",
-		"get_rotation only (no transform read)", "read only, no write"]
+		"get_rotation only (no transform read)", "read only, no write",
+		"cached handles, checks once per frame: the nodes' path as one tree-watch pass (the batch's)"]
+	var floor_pass: RefCounted = ClassDB.instantiate("Reach2DIoFloorPass")
+	for f in floors:
+		floor_pass.add(f)
 	var samples := []
 	for v in variants.size():
 		samples.append([])
 	for b in blocks:
 		for v in variants.size():
 			var t0 := Time.get_ticks_usec()
-			for f in floors:
-				if v == 0:
-					f.run()
-				else:
-					f.run_variant(v)
+			if v == variants.size() - 1:
+				floor_pass.run()
+			else:
+				for f in floors:
+					if v == 0:
+						f.run()
+					else:
+						f.run_variant(v)
 			samples[v].append(float(Time.get_ticks_usec() - t0) / k)
 			# Read the tips back: clean global transforms before the next writes, as after a rendered frame.
 			for rig in rigs:

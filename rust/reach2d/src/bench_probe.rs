@@ -14,6 +14,7 @@ use crate::frame::counted;
 use crate::io::bones::{self, Bones};
 use crate::io::chain::Shape;
 use crate::io::convert::affine;
+use crate::io::tree_watch;
 use crate::setup::{Slots, check};
 
 /// Measures the engine I/O a chain solve cannot avoid (benchmarks only; present in builds with the `bench` feature).
@@ -149,5 +150,30 @@ impl Reach2DIoFloor {
         let ns = start.elapsed().as_nanos() as f64 / count.max(1) as f64;
         std::hint::black_box(sink);
         ns
+    }
+}
+
+/// The floor with the nodes' checks once per frame (benchmarks only): every added [Reach2DIoFloor] run as one pass
+/// of the tree watch, as the batch runs its nodes, so a setup verified in an earlier pass skips its structural
+/// checks (the target, the pole and the tip in the tree, the chain's parent links) and keeps the per-run ones
+/// (liveness, positions). Typed handles held from call to call, like the batch's.
+#[derive(GodotClass)]
+#[class(init, base = RefCounted)]
+pub struct Reach2DIoFloorPass {
+    floors: Vec<Gd<Reach2DIoFloor>>,
+}
+
+#[godot_api]
+impl Reach2DIoFloorPass {
+    /// Adds [param floor] to the pass.
+    #[func]
+    fn add(&mut self, floor: Gd<Reach2DIoFloor>) {
+        self.floors.push(floor);
+    }
+
+    /// Runs every added floor once, in one tree-watch pass. Returns how many could be read.
+    #[func]
+    fn run(&mut self) -> i64 {
+        tree_watch::in_pass(|| self.floors.iter_mut().map(|floor| floor.bind_mut().run()).filter(|&read| read).count() as i64)
     }
 }
