@@ -54,3 +54,9 @@ pub fn copy_dir(from: &Path, to: &Path) -> Result {
     }
     Ok(())
 }
+
+/// Whether this runs under CI (`CI` set and not `false` or `0`, as `.ci/run` and CI services set it): a cold
+/// machine whose build folders are deleted as soon as they have served.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}

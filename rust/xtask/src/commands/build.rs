@@ -74,10 +74,22 @@ pub fn compile(platform: Platform, release: bool) -> Result<PathBuf> {
     Ok(built_library(platform, release))
 }
 
-/// Builds every one of `platforms` (release or debug), sharing what can be: the Android ABIs in one cargo
-/// invocation, and iOS (which compiles no C and links nothing) in the background, beside the others, in its own
-/// target folders; returns one outcome per platform, in order.
+/// Builds every one of `platforms` (release or debug), sharing what can be (see [`compile_each`]); returns one
+/// outcome per platform, in order.
 pub fn compile_all(platforms: &[Platform], release: bool) -> Vec<Result<PathBuf>> {
+    let mut outcomes: Vec<Option<Result<PathBuf>>> = vec![None; platforms.len()];
+    compile_each(platforms, release, |platform, outcome| {
+        let index = platforms.iter().position(|p| *p == platform).expect("one of the platforms asked for");
+        outcomes[index] = Some(outcome);
+    });
+    outcomes.into_iter().map(|o| o.expect("every platform reported")).collect()
+}
+
+/// Builds every one of `platforms` (release or debug) and hands each outcome to `on_built` as soon as it is there,
+/// so the caller can check a library (and free its build folder) before the next build fills the disk. Shared
+/// where it can be: the Android ABIs in one cargo invocation, and iOS (which compiles no C and links nothing) in
+/// the background, beside the others, in its own target folders; iOS is reported last.
+pub fn compile_each(platforms: &[Platform], release: bool, mut on_built: impl FnMut(Platform, Result<PathBuf>)) {
     let started = std::time::Instant::now();
     let mut ios = None;
     if platforms.contains(&Platform::Ios) {
@@ -89,28 +101,24 @@ pub fn compile_all(platforms: &[Platform], release: bool) -> Vec<Result<PathBuf>
     }
     let android: Vec<Platform> = platforms.iter().copied().filter(|p| p.is_android()).collect();
     let mut android_built: Option<Result<Vec<PathBuf>>> = None;
-    let mut outcomes: Vec<Option<Result<PathBuf>>> = Vec::new();
-    for &platform in platforms {
-        outcomes.push(match platform {
-            Platform::Ios => None,
-            p if p.is_android() => {
-                let built = android_built.get_or_insert_with(|| compile_android(&android, release));
-                let index = android.iter().position(|a| *a == p).expect("listed above");
-                Some(built.clone().map(|libraries| libraries[index].clone()))
-            }
-            p => Some(compile(p, release)),
-        });
-        if platform != Platform::Ios {
-            println!("xtask: {} built, {:.0} s into the builds", platform.name(), started.elapsed().as_secs_f64());
-        }
+    for &platform in platforms.iter().filter(|p| **p != Platform::Ios) {
+        let outcome = if platform.is_android() {
+            let built = android_built.get_or_insert_with(|| compile_android(&android, release));
+            let index = android.iter().position(|a| *a == platform).expect("listed above");
+            built.clone().map(|libraries| libraries[index].clone())
+        } else {
+            compile(platform, release)
+        };
+        let done = if outcome.is_ok() { "built" } else { "FAILED to build" };
+        println!("xtask: {} {done}, {:.0} s into the builds", platform.name(), started.elapsed().as_secs_f64());
+        on_built(platform, outcome);
     }
-    let ios = ios.map(|thread| {
+    if let Some(thread) = ios {
         let outcome = thread.join().unwrap_or_else(|_| Err("the iOS build panicked".into()));
-        println!("xtask: ios built (in the background), {:.0} s into the builds", started.elapsed().as_secs_f64());
-        outcome
-    });
-    let mut ios = ios.into_iter();
-    outcomes.into_iter().map(|o| o.unwrap_or_else(|| ios.next().expect("one iOS build"))).collect()
+        let done = if outcome.is_ok() { "built" } else { "FAILED to build" };
+        println!("xtask: ios {done} (in the background), {:.0} s into the builds", started.elapsed().as_secs_f64());
+        on_built(Platform::Ios, outcome);
+    }
 }
 
 /// Builds the Android ABIs `platforms` in one cargo invocation (each with its own target flags, see

@@ -9,7 +9,7 @@
 use crate::platform::Platform;
 use crate::process::{Result, repo_root};
 use crate::tally::{Tally, run_cargo_test};
-use crate::toolchain::cross::{ARM64_SYSROOT, CROSS_TARGET_DIR, cargo_for, cross_args};
+use crate::toolchain::cross::{ARM64_SYSROOT, cargo_for, cross_args, web_tests_dir};
 use crate::toolchain::debian::{ensure_host_programs, which};
 use crate::toolchain::emscripten::Emscripten;
 use std::fs;
@@ -33,49 +33,63 @@ pub fn platforms(args: &[String]) -> Result {
 }
 
 /// Builds and checks `platforms`, adding each check to `tally`. A platform whose build or tools fail counts as a
-/// failure and the others still run.
+/// failure and the others still run. Each platform is checked as soon as it is built; under CI (`CI` set, as
+/// `.ci/run` does) its build folder is then deleted, since all the platforms' folders together need about 20 GB.
 pub fn run_stage(tally: &mut Tally, platforms: &[Platform]) -> Result {
     let started = std::time::Instant::now();
-    let built = crate::commands::build::compile_all(platforms, true);
-    for (&platform, library) in platforms.iter().zip(built) {
-        let checked = library.as_ref().map_err(Clone::clone).and_then(|lib| crate::verify::check(platform, lib));
-        let ok = checked.is_ok();
-        tally.check(&format!("{} release library", platform.name()), checked);
-        if let (true, Ok(library)) = (ok, &library) {
-            match runner(platform) {
-                Ok(Some(runner)) => {
-                    tally.check(&format!("{} library loads", platform.name()), load_test(platform, &runner, library))
-                }
-                Ok(None) => {}
-                Err(e) => tally.check(&format!("{} library loads", platform.name()), Err(e)),
+    let lean = crate::process::in_ci();
+    let mut outcome = Ok(());
+    crate::commands::build::compile_each(platforms, true, |platform, library| {
+        if outcome.is_ok() {
+            outcome = check_platform(tally, platform, library);
+        }
+        if lean {
+            for folder in crate::toolchain::cross::build_folders(platform) {
+                let _ = fs::remove_dir_all(&folder);
             }
         }
-    }
-    let test_platforms = [Platform::WindowsX86_64, Platform::LinuxArm64, Platform::Web];
-    for platform in test_platforms.into_iter().filter(|p| platforms.contains(p)) {
-        let label = format!("reach2d_core on {}", platform.name());
-        let (runner, mut cmd) = match (runner(platform), cargo_for(platform)) {
-            (Ok(Some(runner)), Ok(cmd)) => (runner, cmd),
-            (Err(e), _) | (_, Err(e)) => {
-                tally.check(&label, Err(e));
-                continue;
-            }
-            (Ok(None), _) => continue,
-        };
-        println!("xtask: the solver core's tests as a {} program", platform.name());
-        runner.apply_to(&mut cmd, platform);
-        cmd.args(["test", "-p", "reach2d_core", "--no-fail-fast"]).args(cross_args(platform));
-        if platform.is_web() {
-            // A plain wasm program, not a side module: panics unwind (wasm exceptions, which Node.js runs) so a
-            // failing test is reported like on every other platform; proptest needs more than emscripten's 64 KB
-            // default stack. Its own folder keeps the side module's `std` built.
-            cmd.env("CARGO_TARGET_DIR", repo_root().join(CROSS_TARGET_DIR).join("web-tests"))
-                .env("RUSTFLAGS", "-C link-args=-sSTACK_SIZE=8MB");
-        }
-        run_cargo_test(&mut cmd, &label, tally)?;
-    }
+    });
     println!("xtask: platforms stage took {:.0} s", started.elapsed().as_secs_f64());
-    Ok(())
+    outcome
+}
+
+/// The checks of one platform's freshly built `library`: its file (`verify/`), a load in the platform's own
+/// loader where this machine runs its programs, and the solver core's tests as a program of the platform.
+fn check_platform(tally: &mut Tally, platform: Platform, library: Result<PathBuf>) -> Result {
+    let checked = library.as_ref().map_err(Clone::clone).and_then(|lib| crate::verify::check(platform, lib));
+    let ok = checked.is_ok();
+    tally.check(&format!("{} release library", platform.name()), checked);
+    if let (true, Ok(library)) = (ok, &library) {
+        match runner(platform) {
+            Ok(Some(runner)) => {
+                tally.check(&format!("{} library loads", platform.name()), load_test(platform, &runner, library))
+            }
+            Ok(None) => {}
+            Err(e) => tally.check(&format!("{} library loads", platform.name()), Err(e)),
+        }
+    }
+    if ![Platform::WindowsX86_64, Platform::LinuxArm64, Platform::Web].contains(&platform) {
+        return Ok(());
+    }
+    let label = format!("reach2d_core on {}", platform.name());
+    let (runner, mut cmd) = match (runner(platform), cargo_for(platform)) {
+        (Ok(Some(runner)), Ok(cmd)) => (runner, cmd),
+        (Err(e), _) | (_, Err(e)) => {
+            tally.check(&label, Err(e));
+            return Ok(());
+        }
+        (Ok(None), _) => return Ok(()),
+    };
+    println!("xtask: the solver core's tests as a {} program", platform.name());
+    runner.apply_to(&mut cmd, platform);
+    cmd.args(["test", "-p", "reach2d_core", "--no-fail-fast"]).args(cross_args(platform));
+    if platform.is_web() {
+        // A plain wasm program, not a side module: panics unwind (wasm exceptions, which Node.js runs) so a
+        // failing test is reported like on every other platform; proptest needs more than emscripten's 64 KB
+        // default stack. Its own folder keeps the side module's `std` built.
+        cmd.env("CARGO_TARGET_DIR", web_tests_dir()).env("RUSTFLAGS", "-C link-args=-sSTACK_SIZE=8MB");
+    }
+    run_cargo_test(&mut cmd, &label, tally)
 }
 
 /// How this machine runs a program of a platform.

@@ -1,11 +1,11 @@
-//! `cargo xtask test`: the layout rules (`layout.rs`), formatting, clippy, the Rust tests, then every
-//! `tests/test_*.gd` in a real headless Godot.
+//! `cargo xtask test`: the layout rules (`layout.rs`), formatting, clippy, the Rust tests, every
+//! `tests/test_*.gd` in a real headless Godot, then every platform's build and checks (`platforms.rs`).
 //!
 //! Each test file runs in its own Godot process (`tests/runner.gd` in script mode), so a hang or crash in one
 //! file cannot hide the others. A GDScript error or a Rust panic inside a coroutine does not quit Godot, so a
 //! file only passes when all of these hold: the process exits 0 before the timeout, the runner printed its
 //! success sentinel, and the log shows no script error, panic or failed extension load. The quick benchmark
-//! (`cargo xtask bench --quick`) runs last, under the same checks.
+//! (`cargo xtask bench --quick`) runs after them, under the same checks.
 
 use crate::commands::build::build;
 use crate::godot_run::{run_logged, write_extension_list};
@@ -24,6 +24,7 @@ const FILE_TIMEOUT: Duration = Duration::from_secs(180);
 pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
     let mut rust = Tally::default();
     let mut cross = Tally::default();
+    let run_platforms = platforms && !godot_only && !arm64;
     if !godot_only && !arm64 {
         // The house rules first: a fraction of a second, and the clearest failures.
         crate::commands::layout::layout()?;
@@ -31,11 +32,9 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
             .map_err(|e| format!("{e}\nformatting differs: run `cargo fmt --all`"))?;
         crate::process::run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
         run_cargo_test(cargo().args(["test", "--workspace", "--no-fail-fast"]), "rust", &mut rust)?;
-        if platforms {
-            crate::commands::platforms::run_stage(&mut cross, &Platform::ALL)?;
-        }
     }
 
+    // Godot before the platforms: the suite that covers the most, ahead of the stage that takes the longest.
     let mut gd = Tally::default();
     if arm64 {
         crate::commands::build::build_for(Platform::LinuxArm64, false)?;
@@ -46,18 +45,18 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
         let godot = Godot::locate_or_fetch()?;
         run_godot_tests(&mut gd, &godot, FILE_TIMEOUT)?;
         quick_bench(&mut gd, &godot, FILE_TIMEOUT)?;
-        // The web build in a browser, when a web template is cached (see `test_web.rs`).
-        if !godot_only
-            && platforms
-            && let Some(outcome) = crate::commands::test_web::stage(&godot)?
-        {
-            cross.check("web-nothreads in Chromium (the shipped library in a Godot web export)", outcome);
+        if run_platforms {
+            crate::commands::platforms::run_stage(&mut cross, &Platform::ALL)?;
+            // The web build in a browser, when a web template is cached (see `test_web.rs`).
+            if let Some(outcome) = crate::commands::test_web::stage(&godot)? {
+                cross.check("web-nothreads in Chromium (the shipped library in a Godot web export)", outcome);
+            }
         }
     }
 
     println!();
     println!("Rust tests:  {} passed, {} failed", rust.passed, rust.failed);
-    if !godot_only && !arm64 && platforms {
+    if run_platforms {
         println!("Platforms:   {} passed, {} failed", cross.passed, cross.failed);
     }
     println!("Godot tests: {} passed, {} failed", gd.passed, gd.failed);

@@ -118,6 +118,11 @@ pub fn build(release: bool) -> Result<PathBuf> {
     Ok(framework)
 }
 
+/// Every slice's target folder (the `.xcframework` lives apart from them).
+pub fn slice_dirs() -> Vec<PathBuf> {
+    SLICES.into_iter().map(slice_dir).collect()
+}
+
 /// Each slice's own target folder.
 fn slice_dir(slice: Slice) -> PathBuf {
     repo_root().join(CROSS_TARGET_DIR).join("ios").join(slice.identifier)
