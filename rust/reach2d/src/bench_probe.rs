@@ -174,6 +174,8 @@ impl Reach2DIoFloorPass {
     /// Runs every added floor once, in one tree-watch pass. Returns how many could be read.
     #[func]
     fn run(&mut self) -> i64 {
-        tree_watch::in_pass(|| self.floors.iter_mut().map(|floor| floor.bind_mut().run()).filter(|&read| read).count() as i64)
+        tree_watch::in_pass(|| {
+            self.floors.iter_mut().map(|floor| floor.bind_mut().run()).filter(|&read| read).count() as i64
+        })
     }
 }

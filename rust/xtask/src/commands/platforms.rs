@@ -9,7 +9,7 @@
 use crate::platform::Platform;
 use crate::process::{Result, repo_root};
 use crate::tally::{Tally, run_cargo_test};
-use crate::toolchain::cross::{ARM64_SYSROOT, cargo_for, cross_args, web_tests_dir};
+use crate::toolchain::cross::{ARM64_SYSROOT, CROSS_TARGET_DIR, cargo_for, cross_args, target_dir, web_tests_dir};
 use crate::toolchain::debian::{ensure_host_programs, which};
 use crate::toolchain::emscripten::Emscripten;
 use std::fs;
@@ -44,13 +44,32 @@ pub fn run_stage(tally: &mut Tally, platforms: &[Platform]) -> Result {
             outcome = check_platform(tally, platform, library);
         }
         if lean {
-            for folder in crate::toolchain::cross::build_folders(platform) {
+            for folder in build_folders(platform) {
                 let _ = fs::remove_dir_all(&folder);
             }
         }
     });
     println!("xtask: platforms stage took {:.0} s", started.elapsed().as_secs_f64());
     outcome
+}
+
+/// The folders that only `platform`'s own builds fill (its `std`, dependencies and library; for the web, its test
+/// program's too): what a CI run deletes once the platform is checked. Empty for the host, whose release folder
+/// the benchmark shares.
+pub fn build_folders(platform: Platform) -> Vec<PathBuf> {
+    let cross = repo_root().join(CROSS_TARGET_DIR);
+    match platform {
+        _ if Platform::host() == Some(platform) => Vec::new(),
+        Platform::Web => vec![target_dir(platform), web_tests_dir()],
+        Platform::WebThreads => vec![target_dir(platform)],
+        Platform::Ios => crate::toolchain::ios::slice_dirs(),
+        // cargo-zigbuild builds each architecture in its own folder, then joins them.
+        Platform::MacOs => ["x86_64-apple-darwin", "aarch64-apple-darwin", platform.rust_target()]
+            .into_iter()
+            .map(|triple| cross.join(triple))
+            .collect(),
+        _ => vec![cross.join(platform.rust_target())],
+    }
 }
 
 /// The checks of one platform's freshly built `library`: its file (`verify/`), a load in the platform's own

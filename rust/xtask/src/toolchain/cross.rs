@@ -99,7 +99,7 @@ pub fn cargo_for(platform: Platform) -> Result<Command> {
 
 /// Where cargo builds for `platform` from this machine. The two web variants compile `std` with different
 /// flags, so each has its own folder; sharing one would rebuild `std` at every switch.
-fn target_dir(platform: Platform) -> PathBuf {
+pub fn target_dir(platform: Platform) -> PathBuf {
     let cross = repo_root().join(CROSS_TARGET_DIR);
     if platform.is_web() { cross.join(platform.name()) } else { cross }
 }
@@ -108,25 +108,6 @@ fn target_dir(platform: Platform) -> PathBuf {
 /// `commands/platforms.rs`).
 pub fn web_tests_dir() -> PathBuf {
     repo_root().join(CROSS_TARGET_DIR).join("web-tests")
-}
-
-/// The folders that only `platform`'s own builds fill (its `std`, dependencies and library; for the web, its test
-/// program's too): what a CI run deletes once the platform is checked. Empty for the host, whose release folder
-/// the benchmark shares.
-pub fn build_folders(platform: Platform) -> Vec<PathBuf> {
-    let cross = repo_root().join(CROSS_TARGET_DIR);
-    match platform {
-        _ if Platform::host() == Some(platform) => Vec::new(),
-        Platform::Web => vec![target_dir(platform), web_tests_dir()],
-        Platform::WebThreads => vec![target_dir(platform)],
-        Platform::Ios => crate::toolchain::ios::slice_dirs(),
-        // cargo-zigbuild builds each architecture in its own folder, then joins them.
-        Platform::MacOs => ["x86_64-apple-darwin", "aarch64-apple-darwin", platform.rust_target()]
-            .into_iter()
-            .map(|triple| cross.join(triple))
-            .collect(),
-        _ => vec![cross.join(platform.rust_target())],
-    }
 }
 
 /// `RUSTFLAGS` for the web library (an emscripten side module, as godot-rust's "Export to Web" describes it).
