@@ -13,16 +13,29 @@ fn the_arc_runs_from_the_lift_to_the_landing_and_clears_the_higher_end_by_the_he
     assert_approx_eq!(swing_point(from, to, UP, 10.0, 1.0), to, 1e-5);
     assert_eq!(swing_point(from, to, UP, 10.0, f32::NAN), to);
     assert_eq!(swing_point(from, to, UP, 10.0, 7.0), swing_point(from, to, UP, 10.0, 1.0));
-    // Halfway: halfway across, 10 px above the higher end (a step up 20 px).
-    let mid = swing_point(from, to, UP, 10.0, 0.5);
-    assert_approx_eq!(mid, Vec2::new(20.0, -30.0), 1e-4);
-    // Stepping down: 10 px above the start.
-    assert_approx_eq!(swing_point(to, from, UP, 10.0, 0.5), Vec2::new(20.0, -30.0), 1e-4);
+    // Halfway through a climb of 20 px: 10 px above the higher end; stepping down, 10 px above the start.
+    assert_approx_eq!(swing_point(from, to, UP, 10.0, 0.5).y, -30.0, 1e-4);
+    assert_approx_eq!(swing_point(to, from, UP, 10.0, 0.5).y, -30.0, 1e-4);
     // Always between the ends across, never below the lower end along up.
     for k in 0..=100 {
-        let p = swing_point(from, to, UP, 10.0, k as f32 / 100.0);
-        assert!((-1e-4..=40.0 + 1e-4).contains(&p.x), "{p}");
-        assert!(p.y <= 1e-4, "below the lower end: {p}");
+        for (a, b) in [(from, to), (to, from)] {
+            let p = swing_point(a, b, UP, 10.0, k as f32 / 100.0);
+            assert!((-1e-4..=40.0 + 1e-4).contains(&p.x), "{p}");
+            assert!(p.y <= 1e-4, "below the lower end: {p}");
+        }
+    }
+}
+
+#[test]
+fn a_step_down_a_ledge_moves_across_before_it_drops_and_a_step_up_climbs_before_it_moves() {
+    // The ledge's corner is at x = 9, y = 0: the step goes from (0, 0) on the ledge to (10, 48) below it (y down).
+    let (top, bottom) = (Vec2::new(0.0, 0.0), Vec2::new(10.0, 48.0));
+    for k in 0..=200 {
+        let t = k as f32 / 200.0;
+        let down = swing_point(top, bottom, UP, 16.0, t);
+        assert!(down.x >= 9.0 || down.y <= 0.0, "stepping down, the foot cut the ledge at {down} (t {t})");
+        let up = swing_point(bottom, top, UP, 16.0, t);
+        assert!(up.x >= 9.0 || up.y <= 0.0, "stepping up, the foot cut the ledge at {up} (t {t})");
     }
 }
 
