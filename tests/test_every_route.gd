@@ -33,7 +33,7 @@ func assign(node: Object, property: String, value: Variant, route: String) -> vo
 
 func test_every_property_by_every_route() -> void:
 	var checked := 0
-	for klass in Nodes.ALL + Nodes.RIGS:
+	for klass in Nodes.ALL + Nodes.RIGS + Nodes.HELPERS:
 		var properties := own_properties(klass)
 		expect(properties.size() >= 3, "%s: properties found" % klass)
 		for property in properties:

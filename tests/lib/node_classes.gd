@@ -9,6 +9,11 @@ const ALL := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringC
 ## multi-effector rig. Covered by the tests that need only the class (every numeric property by every route) and by
 ## its own test file (tests/test_fabrik_rig.gd: bad input, one message each, no allocation).
 const RIGS := ["FabrikRig2D"]
+## Helper nodes that drive other nodes' legs instead of bones of their own (no target, no chain): covered by the
+## tests that need only the class (every numeric property by every route) and by their own test files
+## (tests/test_leg_stepper.gd: bad input, one message each, no allocation, the editor's preview in
+## addons/reach2d_editor_test).
+const HELPERS := ["LegStepper2D"]
 ## The chains of any length solved toward a target.
 const CHAINS := ["FabrikChain2D", "CcdChain2D"]
 

@@ -37,9 +37,16 @@ fn every_documented_item_has_text() {
         classes.push(class);
     }
     classes.sort();
-    for class in
-        ["CcdChain2D", "FabrikChain2D", "FabrikRig2D", "FootGrounder2D", "LookAt2D", "SpringChain2D", "TwoBoneIk2D"]
-    {
+    for class in [
+        "CcdChain2D",
+        "FabrikChain2D",
+        "FabrikRig2D",
+        "FootGrounder2D",
+        "LegStepper2D",
+        "LookAt2D",
+        "SpringChain2D",
+        "TwoBoneIk2D",
+    ] {
         assert!(classes.iter().any(|c| c == class), "{class} has no docs; found {classes:?}");
     }
     // The shared help text reached every class that names it (`nodes/shared_docs.md`), and no key was left behind.
