@@ -85,9 +85,9 @@ impl StepperState {
         self.legs.clear();
         self.feet.clear();
         self.forget_feet();
-        for (i, node) in nodes.iter_shared().enumerate() {
+        for (i, node) in leg_nodes(nodes).enumerate() {
             let index = index_of(i);
-            let leg = resolve_leg(&node, index)?;
+            let leg = resolve_leg(node.as_ref(), index)?;
             if self.legs.iter().any(|other| other.id() == leg.id()) {
                 return Err(Problem::StepperLegTwice(index));
             }
@@ -135,6 +135,9 @@ impl StepperState {
             if let Some(&point) = given.get(i) {
                 *local = Some(vec2(point));
             } else if local.is_none() || every_frame {
+                if !leg.is_alive() {
+                    return Err(Problem::StepperLegMissing(index_of(i)));
+                }
                 let end = leg.unwritten_end().map_err(|()| Problem::StepperLegNotReady(index_of(i)))?;
                 *local = Some(to_local.transform_point2(end - carried));
             }
@@ -189,6 +192,8 @@ impl StepperState {
         if let Some(turn) = motion.turn {
             stepper::carry(&mut self.feet, |p| turn.transform_point2(p));
             stepper::reground(&mut self.feet, |at, _| probe.plant(at, at));
+            // The body's tilt turns with it: a reflection negates a turn (its raise, along up, stays).
+            self.body_rotation.amount = -self.body_rotation.amount;
         }
         let frame = StepFrame { homes: &self.homes, up: ground.up, velocity: motion.velocity, delta: delta as f32 };
         let events = &mut self.events;
@@ -283,10 +288,8 @@ pub fn check_setup(legs: &Array<Gd<Node2D>>, body: &Option<Gd<Node2D>>, stepper:
     if legs.is_empty() {
         return Err(Problem::NoStepperLegs);
     }
-    for (i, node) in legs.iter_shared().enumerate() {
-        if !node.is_instance_valid() {
-            return Err(Problem::StepperLegMissing(index_of(i)));
-        }
+    for (i, node) in leg_nodes(legs).enumerate() {
+        let Some(node) = node else { return Err(Problem::StepperLegMissing(index_of(i))) };
         if Leg::of(&node).is_none() {
             return Err(Problem::StepperLegNotLeg(index_of(i)));
         }
@@ -319,11 +322,24 @@ pub fn untyped_legs(property: &StringName, value: &Variant) -> Option<Option<Arr
 }
 
 /// `legs[index]` as a leg: a live TwoBoneIk2D, FabrikChain2D or CcdChain2D in the tree.
-fn resolve_leg(node: &Gd<Node2D>, index: u16) -> Result<Leg, Problem> {
-    if !node.is_instance_valid() || !node.is_inside_tree() {
-        return Err(Problem::StepperLegMissing(index));
-    }
+fn resolve_leg(node: Option<&Gd<Node2D>>, index: u16) -> Result<Leg, Problem> {
+    let node = node.filter(|node| node.is_inside_tree()).ok_or(Problem::StepperLegMissing(index))?;
     Leg::of(node).ok_or(Problem::StepperLegNotLeg(index))
+}
+
+/// Each entry of `legs`: the node, or `None` for an empty or freed entry (read as a Variant: a typed array's own
+/// conversion stops at a freed object).
+fn leg_nodes(legs: &Array<Gd<Node2D>>) -> impl Iterator<Item = Option<Gd<Node2D>>> {
+    let entries = legs.clone().upcast_any_array();
+    (0..entries.len()).map(move |i| entries.at(i).try_to::<Gd<Node2D>>().ok().filter(|n| n.is_instance_valid()))
+}
+
+/// `true` for a transform the stepper can place homes with: finite, and not collapsed (Godot keeps a zero scale as
+/// 1e-5: a basis this flat on either axis, relative to the other, counts as zero).
+pub fn usable(to_global: Affine2) -> bool {
+    let m = to_global.matrix2;
+    let longest = m.x_axis.length().max(m.y_axis.length());
+    to_global.is_finite() && longest > 1.5e-5 && m.determinant().abs() > 1.5e-5 * longest * longest
 }
 
 /// A leg's index as a problem names it.

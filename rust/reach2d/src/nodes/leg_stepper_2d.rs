@@ -19,7 +19,7 @@ use crate::frame::{RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, take_run
 use crate::gizmo::{self, StepGizmo};
 use crate::io::convert::{affine, vector2};
 use crate::problem::Problem;
-use crate::stepper_state::{BodyLimits, GroundSettings, Motion, StepperState, check_setup, untyped_legs};
+use crate::stepper_state::{BodyLimits, GroundSettings, Motion, StepperState, check_setup, untyped_legs, usable};
 use crate::world_queries::Filter;
 
 mod readout;
@@ -403,7 +403,7 @@ impl LegStepper2D {
         }
         let node = self.to_gd().upcast::<Node2D>();
         let to_global = affine(node.get_global_transform());
-        if !(to_global.is_finite() && to_global.matrix2.determinant().abs() > 1e-12) {
+        if !usable(to_global) {
             return Err(Problem::StepperNotFinite);
         }
         let up = self.state.up(&node, to_global, self.stick_to_walls)?;
@@ -480,7 +480,8 @@ impl LegStepper2D {
     /// Marks the resolved legs as driven by this node while it steps (at run time, or previewing in the editor).
     fn mark_legs(&mut self) {
         let driven = self.enabled && (!in_editor() || self.editor_preview);
-        let legs = self.state.legs.iter().map(|leg| Some(leg.clone()).filter(|l| l.is_alive()));
+        // A freed leg is never cloned (a handle to a freed object must not be touched).
+        let legs = self.state.legs.iter().map(|leg| leg.is_alive().then(|| leg.clone()));
         uncounted(|| self.state.marks.update(legs, driven));
     }
 
