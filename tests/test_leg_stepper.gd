@@ -173,6 +173,11 @@ func test_a_turn_carries_the_feet_mirrored_and_nothing_pops() -> void:
 	var turns := 0
 	var last := PackedVector2Array()
 	var last_feet := {}
+	# The body's own rotation as written (its tilt, in its parent's space): a turn keeps it.
+	var body: Bone2D = case["body"]
+	var last_rotation := body.rotation
+	var rotation_at_turns := 0.0
+	var rotation_ordinary := 0.0
 	for frame in 600:
 		var turn := frame > 0 and frame % 150 == 0
 		if turn:
@@ -192,6 +197,12 @@ func test_a_turn_carries_the_feet_mirrored_and_nothing_pops() -> void:
 		if turn:
 			body_moves = maxf(body_moves, absf(dx))
 		last_feet = feet
+		var turned_by := absf(angle_difference(last_rotation, body.rotation))
+		if turn:
+			rotation_at_turns = maxf(rotation_at_turns, turned_by)
+		else:
+			rotation_ordinary = maxf(rotation_ordinary, turned_by)
+		last_rotation = body.rotation
 		var now := local_joints(case)
 		if not last.is_empty():
 			var moved := largest_distance(now, last)
@@ -204,8 +215,9 @@ func test_a_turn_carries_the_feet_mirrored_and_nothing_pops() -> void:
 	# The legs keep their pose through the turn: no joint moves (in the creature's space) more than in the worst
 	# ordinary frame, and a planted foot only by the body's own motion.
 	expect(at_turns <= ordinary + 1e-3, "a turn moves the legs' joints %.4f px in the creature's space, an ordinary frame up to %.4f px" % [at_turns, ordinary])
+	expect(rotation_ordinary > 0.0 and rotation_at_turns <= rotation_ordinary + 1e-5, "the body's tilt turns with it: its rotation moves %.5f rad at a turn, up to %.5f in an ordinary frame" % [rotation_at_turns, rotation_ordinary])
 	expect(feet_at_turns <= body_moves + 0.5, "at a turn a planted foot moves %.4f px across in the creature's space, the body %.4f px" % [feet_at_turns, body_moves])
-	print("MEASURED turns: at a turn a planted foot moves %.4f px across in the creature's space (the body's own motion that frame: %.4f px) and %.4f px along up (set back on the uneven ground under its mirrored place), the largest joint move %.4f px (an ordinary frame's: up to %.4f px); 3 turns in 600 frames" % [feet_at_turns, body_moves, feet_regrounded, at_turns, ordinary])
+	print("MEASURED turns: at a turn a planted foot moves %.4f px across in the creature's space (the body's own motion that frame: %.4f px) and %.4f px along up (set back on the uneven ground under its mirrored place), the largest joint move %.4f px (an ordinary frame's: up to %.4f px), the body's rotation %.5f rad (up to %.5f); 3 turns in 600 frames" % [feet_at_turns, body_moves, feet_regrounded, at_turns, ordinary, rotation_at_turns, rotation_ordinary])
 	free_case(case, ["creature"])
 
 
