@@ -9,6 +9,7 @@ const DEMOS := [
 	["Two hands", "res://two_hands.tscn", "FabrikRig2D: both hands on one sword bend one spine, mirrored copy"],
 	["Tail and hair", "res://tail.tscn", "SpringChain2D tail and ponytail on the IK walker, mirrored turns"],
 	["Slopes and stairs", "res://stairs.tscn", "FootGrounder2D: feet planted on slopes and steps, hips lowered"],
+	["Legs that walk", "res://stepper.tscn", "LegStepper2D: a spider and a mirrored crab step over bumps and a slope"],
 	["Animation blend", "res://blend.tscn", "AnimationPlayer + IK on top, weight on a slider"],
 	["Stress test", "res://stress.tscn", "thousands of chains: Reach2D vs Godot's built-in FABRIK"],
 ]
@@ -26,7 +27,7 @@ func _ready() -> void:
 	center.set_anchors_preset(Control.PRESET_FULL_RECT)
 	add_child(center)
 	var box := VBoxContainer.new()
-	# Ten demos in a 540 px window: rows close enough that the last one and the hint stay in view.
+	# Eleven demos in a 540 px window: rows close enough that the last one and the hint stay in view.
 	box.add_theme_constant_override("separation", 6)
 	center.add_child(box)
 	var title := Label.new()
