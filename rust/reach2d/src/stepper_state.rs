@@ -54,6 +54,20 @@ pub struct StepperState {
     pub active: bool,
     /// Teleports so far (each re-planted every foot).
     pub teleports: u64,
+    /// The signals' names, made once.
+    pub signals: SignalNames,
+}
+
+/// `foot_lifted` and `foot_planted` as StringNames, made once (not per emission).
+pub struct SignalNames {
+    pub lifted: StringName,
+    pub planted: StringName,
+}
+
+impl Default for SignalNames {
+    fn default() -> Self {
+        Self { lifted: StringName::from("foot_lifted"), planted: StringName::from("foot_planted") }
+    }
 }
 
 /// What moved since the last frame.

@@ -426,7 +426,9 @@ impl LegStepper2D {
             lead: self.lead,
             max_lag: self.max_lag,
         };
-        self.state.walk(&node, self.filter(), ground, &settings, motion, delta)?;
+        let mask = u32::try_from(self.collision_mask).unwrap_or(u32::MAX);
+        let filter = Filter { mask, bodies: self.collide_with_bodies, areas: self.collide_with_areas };
+        self.state.walk(&node, filter, ground, &settings, motion, delta)?;
         if !in_editor() {
             let limits = BodyLimits {
                 tilt: self.tilt_body,
@@ -440,29 +442,26 @@ impl LegStepper2D {
         self.state.solve_legs(delta)
     }
 
-    /// Emits the last frame's events as signals, each once.
+    /// Emits the last frame's events as signals, each once (through the names made once: one allocation per
+    /// event, godot-rust's argument list for the call).
     fn emit_events(&mut self) {
         for k in 0..self.state.events.len() {
-            match self.state.events[k] {
-                StepEvent::Lifted(i) => self.signals().foot_lifted().emit(i as i64),
-                StepEvent::Planted(i, at) => self.signals().foot_planted().emit(i as i64, vector2(at)),
-            }
+            let signals = &self.state.signals;
+            let (name, leg, at) = match self.state.events[k] {
+                StepEvent::Lifted(i) => (signals.lifted.clone(), (i as i64).to_variant(), None),
+                StepEvent::Planted(i, at) => (signals.planted.clone(), (i as i64).to_variant(), Some(vector2(at))),
+            };
+            match at {
+                Some(at) => self.base_mut().emit_signal(&name, &[leg, at.to_variant()]),
+                None => self.base_mut().emit_signal(&name, &[leg]),
+            };
         }
         self.state.events.clear();
     }
 
-    /// The foot and home of the leg at `index`, or one error.
     /// The setup as it stands, without touching a bone (class lookups: not per frame).
     fn check_setup(&self) -> Result<(), Problem> {
         check_setup(&self.legs, &self.body, &self.to_gd().upcast())
-    }
-
-    fn filter(&self) -> Filter {
-        Filter {
-            mask: u32::try_from(self.collision_mask).unwrap_or(u32::MAX),
-            bodies: self.collide_with_bodies,
-            areas: self.collide_with_areas,
-        }
     }
 
     /// Resolves the legs now, inside the tree (they are marked before any of them ticks again), and shows what is
