@@ -376,3 +376,40 @@ func test_an_animated_body_keeps_its_animation_under_the_raise() -> void:
 	expect(raised > 5.0, "the block raised the body (%.2f px)" % raised)
 	expect(worst < 1e-3, "the body is the animation's position plus the raise every frame (%.5f px)" % worst)
 	free_case(case, ["creature"])
+
+
+## What a bake must key to replay a stepper's walk (bake.gd's whole-character bake): every leg bone's rotation and
+## the body's position and rotation. Replayed with the stepper off and only those values set, every joint of every
+## leg is where the live walk put it: the stepper writes nothing else.
+func test_what_the_stepper_writes_is_the_legs_rotations_and_the_body_position_and_rotation() -> void:
+	Characters.stepper_ground(self)
+	await settle_physics()
+	var case := make_creature(560.0)
+	var stepper: Node2D = case["stepper"]
+	var body: Bone2D = case["body"]
+	stepper.tilt_body = true
+	var bones: Array[Bone2D] = []
+	for leg: Array in case["bones"]:
+		for b: Bone2D in leg:
+			bones.append(b)
+	var samples := []
+	for frame in 180:
+		move_and_step(case, walk_speed(frame) * DT)
+		var keys := []
+		for b in bones:
+			keys.append(b.rotation)
+		samples.append({"root": case["creature"].position, "keys": keys, "body": [body.position, body.rotation],
+			"joints": leg_joints(case)})
+	expect(absf(stepper.get_body_tilt()) > 0.01 or absf(stepper.get_body_raise()) > 1.0, "the body moved on the slope")
+	stepper.enabled = false
+	var worst := 0.0
+	for sample: Dictionary in samples:
+		case["creature"].position = sample["root"]
+		for i in bones.size():
+			bones[i].rotation = sample["keys"][i]
+		body.position = sample["body"][0]
+		body.rotation = sample["body"][1]
+		worst = maxf(worst, largest_distance(leg_joints(case), sample["joints"]))
+	expect(worst < 1e-4, "replayed from the keys, every joint is where the walk put it (worst %.6f px)" % worst)
+	print("MEASURED keys replay: 180 frames replayed from the legs' rotations and the body's position and rotation, worst joint %.6f px from the live walk" % worst)
+	free_case(case, ["creature"])

@@ -249,6 +249,17 @@ impl StepperState {
         }
     }
 
+    /// Puts `body`'s own position and rotation back if it still holds ours, and forgets the offsets.
+    pub fn release_body(&mut self, body: &Option<Gd<Node2D>>) {
+        if let Some(body) = live(body) {
+            let mut body = body.clone();
+            self.body_position.restore(&mut body);
+            self.body_rotation.restore(&mut body);
+        }
+        self.body_position = PositionOffset::default();
+        self.body_rotation = RotationOffset::default();
+    }
+
     /// Raises and tilts `body` by the planted feet (their mean, or the fitted line), within `limits`; with no foot
     /// planted it stays as it is.
     pub fn lean_body(&mut self, body: &Option<Gd<Node2D>>, up: Vec2, limits: BodyLimits) -> Result<(), Problem> {

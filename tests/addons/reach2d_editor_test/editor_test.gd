@@ -342,9 +342,10 @@ func _test_grounder(root: Node, ik: Node2D) -> void:
 		await get_tree().process_frame
 
 
-## LegStepper2D previews in the editor and saves nothing: its leg stands on the floor under its home (the bones move),
-## saving stores the authored rotations and shows the preview again, the body is never moved, advance() refuses, and
-## turning the preview off gives the leg its authored pose back.
+## LegStepper2D previews in the editor and saves nothing: its leg stands on the floor under its home (the bones move)
+## while the preview leaves the body alone; advance() steps and moves the body (a bake runs it); saving stores the
+## authored rotations and the body's own position and shows the preview again; turning the preview off gives the leg
+## its authored pose back.
 func _test_stepper(root: Node, ik: Node2D) -> void:
 	ik.editor_preview = false
 	for i in 3:
@@ -377,13 +378,21 @@ func _test_stepper(root: Node, ik: Node2D) -> void:
 	expect(goal.distance_to(home + Vector2(0, 12)) < 1e-3, "stepper preview: the foot stands on the floor under its home (%s)" % goal)
 	var previewed := [bones[0].rotation, bones[1].rotation]
 	expect(absf(previewed[0] - AUTHORED[0]) > 1e-3 or absf(previewed[1] - AUTHORED[1]) > 1e-3, "stepper preview: the leg reaches down to the floor (%s)" % [previewed])
-	expect(skeleton.position == skeleton_at, "stepper in the editor: the body keeps its position")
-	expect(not stepper.advance(1.0 / 60.0), "stepper: advance() does nothing in the editor")
+	expect(skeleton.position == skeleton_at, "stepper preview: the body keeps its position")
+	# advance() steps in the editor as at run time (a bake runs it): the body comes down toward the lower foot.
+	expect(stepper.advance(1.0 / 60.0), "stepper: advance() steps in the editor")
+	expect(skeleton.position.y > skeleton_at.y + 1.0, "advance() lowered the body (%s)" % skeleton.position)
 	expect(EditorInterface.save_scene() == OK, "save_scene() with a stepper succeeded")
 	await get_tree().process_frame
+	var text := FileAccess.get_file_as_string(COPY)
+	expect("position = Vector2(%d, %d)" % [skeleton_at.x, skeleton_at.y] in text, "the body saved at its own position %s" % skeleton_at)
+	expect(skeleton.position == skeleton_at, "saving took the body's offset back (%s)" % skeleton.position)
 	var saved := saved_rotations(COPY)
 	for i in 2:
 		expect(absf(saved[i] - AUTHORED[i]) < 1e-5, "stepper: bone_%d saved with its authored rotation (saved %s)" % [i, saved[i]])
+	for i in 3:
+		await get_tree().process_frame
+	for i in 2:
 		expect(absf(bones[i].rotation - previewed[i]) < 1e-4, "stepper: bone_%d shows the preview again after saving" % i)
 	stepper.editor_preview = false
 	for i in 3:

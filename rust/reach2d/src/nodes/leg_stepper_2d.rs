@@ -67,8 +67,9 @@ mod readout;
 /// [b]Signals.[/b] [signal foot_lifted] and [signal foot_planted] are emitted once per step, after the legs are
 /// solved: footstep sounds, dust.
 ///
-/// In the editor the legs stand on the ground under their homes (with [member editor_preview]), the body is not
-/// moved, and saving stores your own pose. The gizmo shows the homes, the planted feet and each step's arc.
+/// In the editor the legs stand on the ground under their homes (with [member editor_preview]; the preview leaves
+/// the body alone), and saving stores your own pose. [method advance] steps there too, as a bake runs it: the body's
+/// offset is taken back before the scene is saved. The gizmo shows the homes, the planted feet and each step's arc.
 #[reach2d_macros::node]
 #[derive(GodotClass)]
 #[class(init, tool, base = Node2D)]
@@ -242,16 +243,17 @@ impl LegStepper2D {
     #[signal]
     fn foot_lifted(leg_index: i64);
 
-    /// Steps now, advancing time by [param delta] seconds, whatever [member update_mode] says (not in the editor,
-    /// and not while disabled). Returns [code]true[/code] when every leg was solved. A negative or non-finite
-    /// [param delta] is an error (reported once) and steps nothing.
+    /// Steps now, advancing time by [param delta] seconds, whatever [member update_mode] says (not while
+    /// disabled). Returns [code]true[/code] when every leg was solved. In the editor too (a bake runs the stepper
+    /// this way): it steps and moves the body as at run time, and takes the body's offset back before the scene is
+    /// saved. A negative or non-finite [param delta] is an error (reported once) and steps nothing.
     #[func]
     pub fn advance(&mut self, delta: f64) -> bool {
         if !delta.is_finite() || delta < 0.0 {
             self.note(Some(Problem::DeltaNotFinite));
             return false;
         }
-        !in_editor() && self.step(delta)
+        self.step(delta, false)
     }
 
     /// Plants every foot at its home on the next frame (as a teleport does), without steps or signals.
@@ -333,9 +335,15 @@ impl INode2D for LegStepper2D {
         self.tick(Tick::Physics, delta);
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
-        if what == CanvasItemNotification::EXIT_TREE {
-            self.let_go();
-            self.state.marks.release();
+        match what {
+            CanvasItemNotification::EXIT_TREE => {
+                self.let_go();
+                self.state.marks.release();
+            }
+            // A scene saved after advance() ran in the editor (a bake) stores the body's own pose; the legs put their
+            // own authored pose back themselves.
+            CanvasItemNotification::EDITOR_PRE_SAVE => self.state.release_body(&self.body),
+            _ => {}
         }
     }
     fn draw(&mut self) {
@@ -362,7 +370,7 @@ impl LegStepper2D {
     fn tick(&mut self, tick: Tick, delta: f64) {
         if in_editor() {
             if tick == Tick::Process && self.enabled && self.editor_preview {
-                self.step(delta);
+                self.step(delta, true);
                 self.base_mut().queue_redraw();
             }
             return;
@@ -373,17 +381,18 @@ impl LegStepper2D {
             UpdateMode::Manual => false,
         };
         if self.enabled && wanted {
-            self.step(delta);
+            self.step(delta, false);
         }
     }
 
-    /// One frame, then its signals. Returns `true` when every leg was solved.
-    fn step(&mut self, delta: f64) -> bool {
-        if !self.enabled || (in_editor() && !self.editor_preview) {
+    /// One frame, then its signals; `preview`: the editor's (the feet under their homes, no steps, the body left
+    /// alone). Returns `true` when every leg was solved.
+    fn step(&mut self, delta: f64, preview: bool) -> bool {
+        if !self.enabled {
             return false;
         }
         let solved = counted(|| {
-            let problem = self.walk_frame(delta).err();
+            let problem = self.walk_frame(delta, preview).err();
             self.note(problem);
             problem.is_none()
         });
@@ -395,7 +404,7 @@ impl LegStepper2D {
 
     /// The legs marked and resolved → this node's transform and up → the homes → the motion since the last frame →
     /// the walk (rays through `stepper_state.rs`) → the body leaned → each leg solved toward its foot's goal.
-    fn walk_frame(&mut self, delta: f64) -> Result<(), Problem> {
+    fn walk_frame(&mut self, delta: f64, preview: bool) -> Result<(), Problem> {
         self.state.active = true;
         self.mark_legs();
         if !self.state.resolved {
@@ -408,10 +417,10 @@ impl LegStepper2D {
         }
         let up = self.state.up(&node, to_global, self.stick_to_walls)?;
         let carried = self.state.carried_body_offset(&self.body, &node)?;
-        self.state.place_homes(to_global, &self.home_points, carried, in_editor())?;
+        // The preview follows the rig as it is edited: the homes read every frame, the feet standing under them.
+        self.state.place_homes(to_global, &self.home_points, carried, preview)?;
         let motion = self.state.motion(to_global, delta, self.teleport_distance);
-        // The editor shows the feet standing under their homes: no steps.
-        let motion = if in_editor() { Motion { replant: true, ..motion } } else { motion };
+        let motion = if preview { Motion { replant: true, ..motion } } else { motion };
         let ground = GroundSettings {
             up,
             ray_above: self.ray_above,
@@ -429,7 +438,7 @@ impl LegStepper2D {
         let mask = u32::try_from(self.collision_mask).unwrap_or(u32::MAX);
         let filter = Filter { mask, bodies: self.collide_with_bodies, areas: self.collide_with_areas };
         self.state.walk(&node, filter, ground, &settings, motion, delta)?;
-        if !in_editor() {
+        if !preview {
             let limits = BodyLimits {
                 tilt: self.tilt_body,
                 max_offset: self.max_body_offset,
@@ -487,12 +496,7 @@ impl LegStepper2D {
     /// Takes back everything this node wrote (the body's offset; the legs' preview in the editor); the legs solve
     /// by themselves, and the feet are planted anew next time.
     fn let_go(&mut self) {
-        if let Some(mut body) = self.body.clone().filter(|b| b.is_instance_valid()) {
-            self.state.body_position.restore(&mut body);
-            self.state.body_rotation.restore(&mut body);
-        }
-        self.state.body_position = Default::default();
-        self.state.body_rotation = Default::default();
+        self.state.release_body(&self.body);
         self.state.forget_feet();
         if self.state.active {
             self.state.active = false;
