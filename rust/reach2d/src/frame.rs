@@ -285,7 +285,9 @@ fn editor_tick<T: BoneDriver>(node: &mut T, delta: f64) {
     refresh_limit_list(node);
 }
 
-fn stop_preview(bones: &mut Bones) {
+/// Editor: puts the authored pose back and forgets the preview (the preview stopped; a `LegStepper2D` stopped
+/// previewing its legs).
+pub fn stop_preview(bones: &mut Bones) {
     bones::restore_authored(bones);
     bones.memory.forget_preview();
 }

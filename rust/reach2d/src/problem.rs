@@ -62,7 +62,7 @@ pub enum Problem {
     HipsFreed,
     /// `FootGrounder2D`: `hips` has a zero scale or a NaN transform.
     HipsCollapsed,
-    /// `FootGrounder2D`: the node has no physics world to cast in.
+    /// `FootGrounder2D`, `LegStepper2D`: the node has no physics world to cast in.
     NoWorld,
     /// `PathChain2D`: `path` is not set.
     NoPath,
@@ -76,18 +76,45 @@ pub enum Problem {
     CurveTooShort,
     /// `PathChain2D`: the curve's points or the path's global transform are NaN, infinite or collapsed.
     PathNotFinite,
+    /// `LegStepper2D`: `legs` is empty.
+    NoStepperLegs,
+    /// `LegStepper2D`: `legs[i]` is empty, was freed or is outside the tree.
+    StepperLegMissing(u16),
+    /// `LegStepper2D`: `legs[i]` is not a TwoBoneIk2D, FabrikChain2D or CcdChain2D.
+    StepperLegNotLeg(u16),
+    /// `LegStepper2D`: `legs[i]` names a leg an earlier entry names.
+    StepperLegTwice(u16),
+    /// `LegStepper2D`: `legs[i]` cannot be read or solved (its own setup or pose; the leg reports why).
+    StepperLegNotReady(u16),
+    /// `LegStepper2D`: `body` was freed or left the tree.
+    StepperBodyFreed,
+    /// `LegStepper2D`: `body` has a zero scale or a NaN transform.
+    StepperBodyCollapsed,
+    /// `LegStepper2D`: `body` is the stepper or one of its ancestors.
+    StepperUnderBody,
+    /// `LegStepper2D`: its own global transform is NaN, infinite or collapsed (a zero scale).
+    StepperNotFinite,
 }
 
 impl Problem {
     /// `true` for problems only a solve can find (in the pose it reads or the solver's answer), not a setup check.
     pub fn found_by_solving(self) -> bool {
-        matches!(self, Self::PoseNotFinite | Self::ZeroScale | Self::DeltaNotFinite | Self::Solver(_))
+        matches!(
+            self,
+            Self::PoseNotFinite
+                | Self::ZeroScale
+                | Self::DeltaNotFinite
+                | Self::Solver(_)
+                | Self::StepperNotFinite
+                | Self::StepperBodyCollapsed
+                | Self::StepperLegNotReady(_)
+        )
     }
 
     /// `true` for a problem another node prints itself (a grounder's leg reports its own setup): this node only
     /// shows it as a configuration warning, so one problem is one message.
     pub fn reported_elsewhere(self) -> bool {
-        matches!(self, Self::LegNotReady(_))
+        matches!(self, Self::LegNotReady(_) | Self::StepperLegNotReady(_))
     }
 
     /// A sentence that says what is wrong with a node of class `class` and what to do about it.
@@ -138,6 +165,15 @@ impl Problem {
             Self::NoCurve => "The path has no curve: give the Path2D a Curve2D (its `curve` property) with two points or more.".into(),
             Self::CurveTooShort => "The path's curve has fewer than two distinct points (it is empty, has one point, or all its points are in one place): add points apart from each other. The bones keep their pose.".into(),
             Self::PathNotFinite => "The path's curve or global transform is NaN, infinite or has a zero scale: give it finite points and a non-zero scale. The bones keep their pose.".into(),
+            Self::NoStepperLegs => "No legs: add the TwoBoneIk2D, FabrikChain2D or CcdChain2D legs to `legs`.".into(),
+            Self::StepperLegMissing(i) => format!("`legs[{i}]` is empty, was freed or is outside the tree: set it to a leg that exists, or remove the entry."),
+            Self::StepperLegNotLeg(i) => format!("`legs[{i}]` is not a TwoBoneIk2D, FabrikChain2D or CcdChain2D: only those can be legs."),
+            Self::StepperLegTwice(i) => format!("`legs[{i}]` names a leg an earlier entry names: list each leg once."),
+            Self::StepperLegNotReady(i) => format!("`legs[{i}]` cannot be solved: its own warning says why (set its bones)."),
+            Self::StepperBodyFreed => "`body` was freed or is outside the tree: set it to a Node2D that exists, or clear it.".into(),
+            Self::StepperBodyCollapsed => "`body` has a zero scale or a NaN transform: the body keeps its pose.".into(),
+            Self::StepperUnderBody => "`body` is this node or one of its ancestors: raising it would carry the homes along. Put the LegStepper2D beside the skeleton (a child of the creature's root), or pick the torso bone as `body`.".into(),
+            Self::StepperNotFinite => "The node's global transform is NaN, infinite or has a zero scale: the feet keep their place until it is finite again.".into(),
         }
     }
 }

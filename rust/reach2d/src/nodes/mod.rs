@@ -7,6 +7,7 @@ pub mod character_weight_2d;
 pub mod fabrik_chain_2d;
 pub mod fabrik_rig_2d;
 pub mod foot_grounder_2d;
+pub mod leg_stepper_2d;
 pub mod look_at_2d;
 pub mod path_chain_2d;
 pub mod reach2d;

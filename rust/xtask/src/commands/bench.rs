@@ -13,9 +13,10 @@ use crate::toolchain::godot::Godot;
 use std::time::Duration;
 
 /// The scripts `bench` runs, in order: the realistic (game-like) workload, the fixed-iteration easy case, the
-/// multi-effector rig against stacked chains, grounded feet against the plain legs, then the path chain against
-/// the same fit in GDScript.
-const FULL: [&str; 5] = ["bench_game.gd", "bench_nodes.gd", "bench_rig.gd", "bench_ground.gd", "bench_path.gd"];
+/// multi-effector rig against stacked chains, grounded feet against the plain legs, the path chain against the same
+/// fit in GDScript, then stepping legs against the plain legs.
+const FULL: [&str; 6] =
+    ["bench_game.gd", "bench_nodes.gd", "bench_rig.gd", "bench_ground.gd", "bench_path.gd", "bench_stepper.gd"];
 
 /// Runs the benchmarks; with `quick`, only the realistic workload with a few chains (a check that it runs, not a
 /// measurement); with `spring_only`, only bench_nodes.gd's spring tables (SpringChain2D against the built-in
