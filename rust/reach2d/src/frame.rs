@@ -157,8 +157,8 @@ pub trait BoneDriver: NodeFields {
     fn needs_delta(&self) -> bool {
         false
     }
-    /// `true` while another node solves this one at run time (a `FootGrounder2D`'s leg): its own ticks, from its
-    /// callbacks or the batch, then do nothing.
+    /// `true` while another node solves this one (a `FootGrounder2D`'s or a `LegStepper2D`'s leg, `drive.rs`): its
+    /// own ticks, from its callbacks or the batch, then do nothing.
     fn driven_elsewhere(&self) -> bool {
         false
     }

@@ -5,10 +5,11 @@ use godot::classes::Node2D;
 use godot::obj::{Gd, InstanceId};
 use reach2d_core::Vec2;
 
-use crate::frame::{self, NodeFields, uncounted};
+use crate::frame::{self, BoneDriver, NodeFields, uncounted};
 use crate::nodes::ccd_chain_2d::CcdChain2D;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
+use crate::problem::Problem;
 
 /// A node that can be a leg: a two-bone limb or a chain of any length.
 #[derive(Clone)]
@@ -58,6 +59,16 @@ impl Leg {
             Leg::TwoBone(leg) => leg.bind_mut().set_drive(attached, driven),
             Leg::Fabrik(leg) => leg.bind_mut().set_drive(attached, driven),
             Leg::Ccd(leg) => leg.bind_mut().set_drive(attached, driven),
+        }
+    }
+
+    /// The leg's own setup check (its bones, through `setup::check`; a leg a helper names needs no target), without
+    /// touching a bone.
+    pub fn check_setup(&mut self) -> Result<(), Problem> {
+        match self {
+            Leg::TwoBone(leg) => uncounted(|| leg.bind_mut()).check_setup(),
+            Leg::Fabrik(leg) => uncounted(|| leg.bind_mut()).check_setup(),
+            Leg::Ccd(leg) => uncounted(|| leg.bind_mut()).check_setup(),
         }
     }
 

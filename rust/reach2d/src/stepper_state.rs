@@ -15,6 +15,7 @@ use reach2d_core::stepper::{
 use reach2d_core::{SpringCollider, Vec2};
 
 use crate::body_offset::{PositionOffset, RotationOffset};
+use crate::character_weight::CharacterLink;
 use crate::io::convert::{affine, vec2};
 use crate::legs::{Leg, LegMarks};
 use crate::problem::{Problem, Problems};
@@ -50,6 +51,8 @@ pub struct StepperState {
     /// The body's raise (`amount`, px along up) and tilt (`amount`, radians).
     pub body_position: PositionOffset,
     pub body_rotation: RotationOffset,
+    /// The character's weight (`CharacterWeight2D`): it scales the body's raise and tilt; the legs apply their own.
+    pub character: CharacterLink,
     /// The stepper wrote the body, or drives the legs, since it last let go.
     pub active: bool,
     /// Teleports so far (each re-planted every foot).
@@ -251,13 +254,19 @@ impl StepperState {
 
     /// Puts `body`'s own position and rotation back if it still holds ours, and forgets the offsets.
     pub fn release_body(&mut self, body: &Option<Gd<Node2D>>) {
+        self.put_body_back(body);
+        self.body_position = PositionOffset::default();
+        self.body_rotation = RotationOffset::default();
+    }
+
+    /// Puts `body`'s own position and rotation back if it still holds ours, but keeps the raise and tilt (the stepper
+    /// left the tree: if it comes back, a reparent, it goes on from there instead of popping).
+    pub fn put_body_back(&mut self, body: &Option<Gd<Node2D>>) {
         if let Some(body) = live(body) {
             let mut body = body.clone();
             self.body_position.restore(&mut body);
             self.body_rotation.restore(&mut body);
         }
-        self.body_position = PositionOffset::default();
-        self.body_rotation = RotationOffset::default();
     }
 
     /// Raises and tilts `body` by the planted feet (their mean, or the fitted line), within `limits`; with no foot
@@ -267,8 +276,8 @@ impl StepperState {
         let fit = if limits.tilt { BodyFit::Line } else { BodyFit::Mean };
         let pivot = vec2(body.get_global_position());
         let Some(lean) = fit_body(self.planted(), pivot, up, fit) else { return Ok(()) };
-        let wanted_raise = lean.raise.clamp(-limits.max_offset, limits.max_offset);
-        let wanted_tilt = lean.tilt.clamp(-limits.max_tilt, limits.max_tilt);
+        let wanted_raise = lean.raise.clamp(-limits.max_offset, limits.max_offset) * limits.weight;
+        let wanted_tilt = lean.tilt.clamp(-limits.max_tilt, limits.max_tilt) * limits.weight;
         let raise = step_value(self.body_position.amount, wanted_raise, limits.offset_step);
         let tilt = step_value(self.body_rotation.amount, wanted_tilt, limits.tilt_step);
         if !self.body_position.write(&mut body, raise, up * raise) {
@@ -278,6 +287,18 @@ impl StepperState {
         let parent = affine(body.get_global_transform()).matrix2 * affine(body.get_transform()).matrix2.inverse();
         if !self.body_rotation.write(&mut body, tilt, local_turn(parent, tilt)) {
             return Err(Problem::StepperBodyCollapsed);
+        }
+        Ok(())
+    }
+
+    /// Each resolved leg's own setup (`Leg::check_setup`, its bones): the first that is broken, as the stepper names
+    /// it. Not per frame: when the legs are set and when asked.
+    pub fn check_legs(&mut self) -> Result<(), Problem> {
+        for (i, leg) in self.legs.iter_mut().enumerate() {
+            if !leg.is_alive() {
+                return Err(Problem::StepperLegMissing(index_of(i)));
+            }
+            leg.check_setup().map_err(|_| Problem::StepperLegNotReady(index_of(i)))?;
         }
         Ok(())
     }
@@ -296,11 +317,12 @@ impl StepperState {
     }
 }
 
-/// How the body follows the feet: `tilt_body`, the most it is raised (px) and tilted (radians), and the most either
-/// changes this frame.
+/// How the body follows the feet: `tilt_body`, the most it is raised (px) and tilted (radians), the most either
+/// changes this frame, and the character's weight (0..1), which scales both.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyLimits {
     pub tilt: bool,
+    pub weight: f32,
     pub max_offset: f32,
     pub max_tilt: f32,
     pub offset_step: f32,

@@ -87,19 +87,10 @@ pub struct FootGrounder2D {
     /// Optional: the second leg's foot, like [member first_foot].
     #[export]
     second_foot: Option<Gd<Bone2D>>,
-    /// The physics layers the feet stand on (a 32-bit mask; anything else is an error and is ignored).
-    #[export_group(name = "Ground")]
-    #[export(flags_2d_physics)]
-    #[checked(layers)]
-    #[init(val = 1)]
-    collision_mask: i64,
-    /// Stand on physics bodies (static, kinematic, rigid, character).
-    #[export]
-    #[init(val = true)]
-    collide_with_bodies: bool,
-    /// Stand on [Area2D]s.
-    #[export]
-    collide_with_areas: bool,
+    /// Shared with the other helper nodes (declared in `reach2d_macros/src/shared_properties.rs`): *Ground*:
+    /// `collision_mask`, `collide_with_bodies`, `collide_with_areas`.
+    #[shared_properties(ground)]
+    _ground: (),
     /// How far above the ground line each ray starts, in global pixels: the highest step a foot climbs. A negative
     /// (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 500.0, 0.5, or_greater, suffix = "px"))]

@@ -19,10 +19,11 @@ use crate::frame::{RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, take_run
 use crate::gizmo::{self, StepGizmo};
 use crate::io::convert::{affine, vector2};
 use crate::problem::Problem;
-use crate::stepper_state::{BodyLimits, GroundSettings, Motion, StepperState, check_setup, untyped_legs, usable};
+use crate::stepper_state::{BodyLimits, GroundSettings, Motion, StepperState, untyped_legs, usable};
 use crate::world_queries::Filter;
 
 mod readout;
+mod setup;
 
 /// Makes legs walk by themselves: each foot stays planted until its home (where it rests under the moving body)
 /// has drifted more than [member step_distance] away, then lifts along an arc to a point ahead on the ground. Legs
@@ -62,7 +63,9 @@ mod readout;
 /// [b]The body.[/b] [member body] (optional: the torso bone above every leg's root) is raised or lowered by the
 /// planted feet's mean height over their homes, or, with [member tilt_body], along the line fitted through them
 /// (tilted too), as an offset to its own position and rotation that this node takes back when disabled or leaving
-/// the tree; [member body_speed] and [member body_tilt_speed] limit how fast.
+/// the tree; [member body_speed] and [member body_tilt_speed] limit how fast. A [CharacterWeight2D] above this node
+/// scales the raise and tilt (the legs apply it to themselves). A stepper that leaves the tree and comes back (a
+/// reparent) walks on where it was: its feet stay planted, and the body's offset goes on from where it was.
 ///
 /// [b]Signals.[/b] [signal foot_lifted] and [signal foot_planted] are emitted once per step, after the legs are
 /// solved: footstep sounds, dust.
@@ -150,19 +153,10 @@ pub struct LegStepper2D {
     #[init(val = 200.0)]
     teleport_distance: f32,
 
-    /// The physics layers the feet stand on (a 32-bit mask; anything else is an error and is ignored).
-    #[export_group(name = "Ground")]
-    #[export(flags_2d_physics)]
-    #[checked(layers)]
-    #[init(val = 1)]
-    collision_mask: i64,
-    /// Stand on physics bodies (static, kinematic, rigid, character).
-    #[export]
-    #[init(val = true)]
-    collide_with_bodies: bool,
-    /// Stand on [Area2D]s.
-    #[export]
-    collide_with_areas: bool,
+    /// Shared with the other helper nodes (declared in `reach2d_macros/src/shared_properties.rs`): *Ground*:
+    /// `collision_mask`, `collide_with_bodies`, `collide_with_areas`.
+    #[shared_properties(ground)]
+    _ground: (),
     /// How far above a foot's aim its ray starts, global px: the highest step a foot climbs, and the height of the
     /// wall check. A negative (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 500.0, 0.5, or_greater, suffix = "px"))]
@@ -270,10 +264,18 @@ impl LegStepper2D {
     }
 
     /// Why the node cannot step, in the words of its configuration warning; empty when the setup is valid. Checked
-    /// when called.
+    /// when called, also before the first frame (manual mode): legs named, alive, of a leg class and with their own
+    /// bones set, the body alive and not carrying this node; or what the last frame found (a leg that could not be
+    /// read or solved, no physics world, a collapsed body or node).
     #[func]
     pub fn get_setup_warning(&mut self) -> GString {
-        let problem = self.check_setup().err().or(self.state.problems.current());
+        // A good setup clears what an earlier check saw (legs set after the node entered the tree), not what only a
+        // frame can find.
+        let frame_found = |p: &Problem| p.found_by_solving() || matches!(p, Problem::NoWorld);
+        let problem = match self.check_everything() {
+            Err(problem) => Some(problem),
+            Ok(()) => self.state.problems.current().filter(frame_found),
+        };
         self.show(problem);
         problem.map_or_else(GString::new, |p| GString::from(&p.message("LegStepper2D")))
     }
@@ -336,8 +338,21 @@ impl INode2D for LegStepper2D {
     }
     fn on_notification(&mut self, what: CanvasItemNotification) {
         match what {
+            // Back in the tree: its legs are driven again before anything processes them this frame.
+            CanvasItemNotification::ENTER_TREE => {
+                self.state.character.forget();
+                if self.state.resolved {
+                    self.mark_legs();
+                }
+            }
+            // At run time the body gets its own pose back and the legs solve by themselves while it is away; the feet
+            // and the body's raise and tilt stay, so a stepper that comes back (a reparent) walks on where it was.
             CanvasItemNotification::EXIT_TREE => {
-                self.let_go();
+                if in_editor() {
+                    self.let_go();
+                } else {
+                    self.state.put_body_back(&self.body);
+                }
                 self.state.marks.release();
             }
             // A scene saved after advance() ran in the editor (a bake) stores the body's own pose; the legs put their
@@ -411,6 +426,9 @@ impl LegStepper2D {
             uncounted(|| self.state.resolve(&self.legs, &self.gait_groups))?;
         }
         let node = self.to_gd().upcast::<Node2D>();
+        if self.state.character.is_stale() {
+            self.state.character.refresh(&node.clone().upcast());
+        }
         let to_global = affine(node.get_global_transform());
         if !usable(to_global) {
             return Err(Problem::StepperNotFinite);
@@ -441,6 +459,7 @@ impl LegStepper2D {
         if !preview {
             let limits = BodyLimits {
                 tilt: self.tilt_body,
+                weight: self.state.character.weight(),
                 max_offset: self.max_body_offset,
                 max_tilt: self.max_body_tilt,
                 offset_step: max_step(self.body_speed, delta),
@@ -466,47 +485,6 @@ impl LegStepper2D {
             };
         }
         self.state.events.clear();
-    }
-
-    /// The setup as it stands, without touching a bone (class lookups: not per frame).
-    fn check_setup(&self) -> Result<(), Problem> {
-        check_setup(&self.legs, &self.body, &self.to_gd().upcast())
-    }
-
-    /// Resolves the legs now, inside the tree (they are marked before any of them ticks again), and shows what is
-    /// wrong with the setup, if anything; outside the tree, on entering it. Allocates: only when the legs change.
-    fn resolve_legs(&mut self) {
-        self.state.resolved = false;
-        if !self.base().is_inside_tree() {
-            return;
-        }
-        let problem = self.check_setup().and_then(|()| uncounted(|| self.state.resolve(&self.legs, &self.gait_groups)));
-        self.mark_legs();
-        self.show(problem.err());
-    }
-
-    /// Marks the resolved legs as driven by this node while it steps (at run time, or previewing in the editor).
-    fn mark_legs(&mut self) {
-        let driven = self.enabled && (!in_editor() || self.editor_preview);
-        // A freed leg is never cloned (a handle to a freed object must not be touched).
-        let legs = self.state.legs.iter().map(|leg| leg.is_alive().then(|| leg.clone()));
-        uncounted(|| self.state.marks.update(legs, driven));
-    }
-
-    /// Takes back everything this node wrote (the body's offset; the legs' preview in the editor); the legs solve
-    /// by themselves, and the feet are planted anew next time.
-    fn let_go(&mut self) {
-        self.state.release_body(&self.body);
-        self.state.forget_feet();
-        if self.state.active {
-            self.state.active = false;
-            self.state.marks.stop_driving();
-            if in_editor() {
-                for leg in self.state.legs.iter_mut().filter(|l| l.is_alive()) {
-                    leg.stop_preview();
-                }
-            }
-        }
     }
 
     /// Remembers the outcome of a frame and prints a new problem once.
