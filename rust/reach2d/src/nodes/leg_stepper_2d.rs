@@ -471,7 +471,9 @@ impl LegStepper2D {
     }
 
     /// Emits the last frame's events as signals, each once (through the names made once: one allocation per
-    /// event, godot-rust's argument list for the call).
+    /// event, godot-rust's argument list for the call). Not avoidable through godot-rust 0.5: `emit_signal` is a
+    /// varcall, which collects the argument pointers into a `Vec` (`out_class_varcall` in godot-core's
+    /// `meta/signature.rs`), and `Signal::emit` calls `emit_signal`; so the emission stays outside the count.
     fn emit_events(&mut self) {
         for k in 0..self.state.events.len() {
             let signals = &self.state.signals;
