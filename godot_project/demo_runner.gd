@@ -16,7 +16,7 @@ const DONE_SENTINEL := "REACH2D_DONE"
 ## The scenes take about 60 s on a quiet machine; a loaded one (parallel builds) needs about twice that. Stays
 ## under xtask's 180 s per-process timeout.
 const WATCHDOG_SECONDS := 170.0
-const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "two_hands", "stairs", "snake", "blend", "followers", "stress"]
+const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "two_hands", "stairs", "snake", "stepper", "blend", "followers", "stress"]
 const CHECK_FRAMES := 300
 const WARMUP_FRAMES := 3
 const SCREENSHOT_FRAMES := 150

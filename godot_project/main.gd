@@ -10,6 +10,7 @@ const DEMOS := [
 	["Tail and hair", "res://tail.tscn", "SpringChain2D tail and ponytail on the IK walker, mirrored turns"],
 	["Slopes and stairs", "res://stairs.tscn", "FootGrounder2D: feet planted on slopes and steps, hips lowered"],
 	["Snake and whips", "res://snake.tscn", "PathChain2D: a snake slides along a path, whips follow a curve"],
+	["Legs that walk", "res://stepper.tscn", "LegStepper2D: a spider and a mirrored crab step over bumps and a slope"],
 	["Animation blend", "res://blend.tscn", "AnimationPlayer + IK on top, weight on a slider"],
 	["Followers", "res://followers.tscn", "CopyTransform2D: eyes follow the head, a sword the hand, wheels the x"],
 	["Stress test", "res://stress.tscn", "thousands of chains: Reach2D vs Godot's built-in FABRIK"],
@@ -28,7 +29,7 @@ func _ready() -> void:
 	center.set_anchors_preset(Control.PRESET_FULL_RECT)
 	add_child(center)
 	var box := VBoxContainer.new()
-	# Ten demos in a 540 px window: rows close enough that the last one and the hint stay in view.
+	# Eleven demos in a 540 px window: rows close enough that the last one and the hint stay in view.
 	box.add_theme_constant_override("separation", 6)
 	center.add_child(box)
 	var title := Label.new()

@@ -108,3 +108,42 @@ static func two_armed_creature(skeleton: Node) -> Array:
 	var r0 := bone(chest, "right_0", Vector2(18, 14), 36.0, -0.25, 1.9)
 	var r1 := bone(r0, "right_1", Vector2(36, 0), 32.0, 0.3, 0.6)
 	return [s0, s1, chest, l0, l1, r0, r1]
+
+
+## A legged creature for LegStepper2D (issue 33) under `skeleton`: a `Body` bone at the skeleton's origin carrying
+## one leg per entry of `legs`, each a Dictionary {hip, knee, foot} of points in the body's space (the foot is where
+## the leg's end rests: its home), and `klass` ("TwoBoneIk2D" by default; "FabrikChain2D" or "CcdChain2D" split the
+## shin in two at `mid`, a point between knee and foot). Every bone has `bone_angle` (radians in its own space), set
+## so the bones still run hip -> knee -> foot. The IK node of each leg is added under `ik_parent`, with no target.
+## Returns {body, legs (the IK nodes), bones (per leg, its bones root first)}.
+static func legged_creature(skeleton: Node, legs: Array, bone_angle := 0.0, ik_parent: Node = null) -> Dictionary:
+	var body := bone(skeleton, "Body", Vector2.ZERO, 24.0, bone_angle)
+	var nodes: Array[Node2D] = []
+	var all_bones: Array = []
+	for i in legs.size():
+		var leg: Dictionary = legs[i]
+		var klass: String = leg.get("klass", "TwoBoneIk2D")
+		var points: Array = [leg["hip"], leg["knee"]]
+		if klass != "TwoBoneIk2D":
+			points.append(leg["mid"])
+		points.append(leg["foot"])
+		var bones: Array[Bone2D] = []
+		var parent: Node = body
+		var parent_rotation := 0.0  # global rotation of `parent` within the body's drawn frame
+		var at: Vector2 = points[0]
+		for k in points.size() - 1:
+			var direction: Vector2 = points[k + 1] - points[k]
+			var global_rotation := direction.angle() - bone_angle
+			var b := bone(parent, "Leg%d_%d" % [i, k], at, direction.length(), bone_angle, global_rotation - parent_rotation)
+			bones.append(b)
+			parent = b
+			parent_rotation = global_rotation
+			at = Vector2.from_angle(bone_angle) * direction.length()
+		var ik: Node2D = ClassDB.instantiate(klass)
+		ik.name = "Leg%d" % i
+		ik.root_bone = bones[0]
+		ik.tip_bone = bones[-1]
+		(ik_parent if ik_parent != null else skeleton.get_parent()).add_child(ik)
+		nodes.append(ik)
+		all_bones.append(bones)
+	return {"body": body, "legs": nodes, "bones": all_bones}

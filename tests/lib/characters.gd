@@ -302,3 +302,103 @@ static func with_followers(parent: Node, at: Vector2, flipped: bool, mode := 0) 
 	character.scale = Vector2(-1, 1) if flipped else Vector2.ONE
 	player.play("move")
 	return {"character": character, "skeleton": skeleton, "bones": bones, "player": player, "copies": copies}
+## LegStepper2D's creatures (issue 33): each leg's hip, knee and foot in the body's space (y down), the feet on the
+## line STEPPER_FOOT_DROP below the body, knees up and out, hips on the body. `klass` other than TwoBoneIk2D splits
+## the shin at `mid` (a chain leg of three bones).
+const STEPPER_FOOT_DROP := 40.0
+
+
+## `feet_x` as legs: hips at 0.3 of the foot's x, knees 16 px beyond halfway out and 8 px above the body (thigh and
+## shin near in length, so each leg reaches well up and down from its rest); `chains` maps a leg's index to the class
+## of its chain leg.
+static func stepper_legs(feet_x: Array, chains := {}) -> Array:
+	var legs := []
+	for i in feet_x.size():
+		var x: float = feet_x[i]
+		var hip := Vector2(x * 0.3, 0.0)
+		var foot := Vector2(x, STEPPER_FOOT_DROP)
+		var knee := Vector2((hip.x + foot.x) * 0.5 + signf(x) * 16.0, -8.0)
+		var leg := {"hip": hip, "knee": knee, "foot": foot}
+		if chains.has(i):
+			leg["klass"] = chains[i]
+			leg["mid"] = knee.lerp(foot, 0.5) + Vector2(signf(x) * 6.0, 0.0)
+		legs.append(leg)
+	return legs
+
+
+## Six legs: four TwoBoneIk2D, a FabrikChain2D (leg 1) and a CcdChain2D (leg 4).
+static func six_legs() -> Array:
+	return stepper_legs([-60.0, -36.0, -12.0, 12.0, 36.0, 60.0], {1: "FabrikChain2D", 4: "CcdChain2D"})
+
+
+## Eight TwoBoneIk2D legs (a spider).
+static func eight_legs() -> Array:
+	return stepper_legs([-70.0, -50.0, -30.0, -10.0, 10.0, 30.0, 50.0, 70.0])
+
+
+## A creature under `parent` at `at` (its feet's ground line STEPPER_FOOT_DROP below; scale.x = `facing`) walking with
+## a LegStepper2D: a root Node2D (what a script moves) holding a Skeleton2D with Rig.legged_creature's body and `legs`
+## (bone angles 0.3; chain legs solve from rest, so a mirrored creature is exact), the legs' IK nodes and the stepper
+## (manual mode, its `body` the Body bone, `step_distance` 24 px). Returns {creature, skeleton, body, legs, bones, stepper}.
+static func stepping_creature(parent: Node, at: Vector2, facing := 1.0, legs := six_legs()) -> Dictionary:
+	var creature := Node2D.new()
+	creature.name = "Creature"
+	creature.position = at
+	creature.scale = Vector2(facing, 1.0)
+	parent.add_child(creature)
+	var skeleton := Skeleton2D.new()
+	skeleton.name = "Skeleton"
+	creature.add_child(skeleton)
+	var built := Rig.legged_creature(skeleton, legs, 0.3, creature)
+	for leg: Node2D in built["legs"]:
+		if leg.get_class() != "TwoBoneIk2D":
+			leg.solve_from_rest = true
+			leg.tolerance = 0.01
+	var stepper: Node2D = ClassDB.instantiate("LegStepper2D")
+	stepper.name = "Stepper"
+	stepper.update_mode = 2
+	creature.add_child(stepper)
+	stepper.legs = built["legs"]
+	stepper.body = built["body"]
+	# A step these legs reach at any drift: 24 px plus the lead (0.1 s) behind or ahead of the rest pose.
+	stepper.step_distance = 24.0
+	return {"creature": creature, "skeleton": skeleton, "body": built["body"], "legs": built["legs"],
+		"bones": built["bones"], "stepper": stepper}
+
+
+## The stepper walk's ground (y down, flat at 400): a bump 12 px high at x 180-280, a block 15 px high at 420-520, a
+## slope rising 32 px over 620-780, a plateau, and a step back down at 900. Top surface, left to right.
+const STEPPER_GROUND := [
+	Vector2(-3000, 400), Vector2(180, 400), Vector2(200, 394), Vector2(215, 389), Vector2(230, 388), Vector2(245, 389),
+	Vector2(260, 394), Vector2(280, 400), Vector2(420, 400), Vector2(420, 385), Vector2(520, 385), Vector2(520, 400),
+	Vector2(620, 400), Vector2(780, 368), Vector2(900, 368), Vector2(900, 400), Vector2(4000, 400),
+]
+
+
+## The stepper walk's ground under `parent` as one StaticBody2D (layer 1), mirrored across x = `axis_x` when
+## `mirrored`.
+static func stepper_ground(parent: Node, mirrored := false, axis_x := 0.0) -> StaticBody2D:
+	var body := StaticBody2D.new()
+	body.name = "Ground"
+	var polygon := PackedVector2Array()
+	for p: Vector2 in STEPPER_GROUND:
+		polygon.append(Vector2(2.0 * axis_x - p.x, p.y) if mirrored else p)
+	polygon.append(Vector2(polygon[-1].x, 600))
+	polygon.append(Vector2(polygon[0].x, 600))
+	var shape := CollisionPolygon2D.new()
+	shape.polygon = polygon
+	body.add_child(shape)
+	parent.add_child(body)
+	return body
+
+
+## The height (y) of STEPPER_GROUND's top at `x` (on a riser, the higher side).
+static func stepper_ground_height(x: float) -> float:
+	var best := INF
+	for i in STEPPER_GROUND.size() - 1:
+		var a: Vector2 = STEPPER_GROUND[i]
+		var b: Vector2 = STEPPER_GROUND[i + 1]
+		if x >= minf(a.x, b.x) and x <= maxf(a.x, b.x):
+			var y := a.y if a.x == b.x else lerpf(a.y, b.y, (x - a.x) / (b.x - a.x))
+			best = minf(best, minf(y, minf(a.y, b.y)) if a.x == b.x else y)
+	return best

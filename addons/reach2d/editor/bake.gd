@@ -5,7 +5,7 @@ extends RefCounted
 ## without the editor plugin:
 ##
 ##     const Bake := preload("res://addons/reach2d/editor/bake.gd")
-##     # One node (a FootGrounder2D bakes with its legs, feet and hips):
+##     # One node (a FootGrounder2D bakes with its legs, feet and hips, a LegStepper2D with its legs and body):
 ##     var result := Bake.bake_to_animation($Arm/FabrikChain2D, $AnimationPlayer, &"walk", 1.0 / 30.0)
 ##     # Every Reach2D node of a character, in the order the game runs them:
 ##     result = Bake.bake_character($Character, $AnimationPlayer, &"walk", 1.0 / 60.0, &"walk_baked")
@@ -20,17 +20,20 @@ const FAILED := {"ok": false}
 ## order, each exactly as its own solve() (Reach2D.solve_all is that batch by hand).
 const IK_CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "FabrikRig2D", "PathChain2D", "CopyTransform2D"]
 const GROUNDER := "FootGrounder2D"
+const STEPPER := "LegStepper2D"
 const SPRING := "SpringChain2D"
 const COPY := "CopyTransform2D"
+## The helper nodes that drive legs (each solves its legs itself, toward goals it hands them).
+const HELPERS: Array[String] = ["FootGrounder2D", "LegStepper2D"]
 ## Every node class a bake runs.
-const CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "FabrikRig2D", "PathChain2D", "CopyTransform2D", "SpringChain2D", "FootGrounder2D"]
-## The process priorities the nodes take at run time when left at 0 (rust/reach2d/src/frame.rs): the IK nodes and the
-## grounder RUNTIME_PROCESS_PRIORITY, the springs SPRING_PROCESS_PRIORITY. The batch runs at the first, after every
+const CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "FabrikRig2D", "PathChain2D", "CopyTransform2D", "SpringChain2D", "FootGrounder2D", "LegStepper2D"]
+## The process priorities the nodes take at run time when left at 0 (rust/reach2d/src/frame.rs): the IK nodes, the
+## grounder and the stepper RUNTIME_PROCESS_PRIORITY, the springs SPRING_PROCESS_PRIORITY. The batch runs at the first, after every
 ## node of the scene at that priority (it is an internal child at the back of the tree's root).
 const RUNTIME_PRIORITY := 100
 const SPRING_PRIORITY := 110
 ## What can be baked, and how: every refusal ends with it.
-const WHAT_CAN_BE_BAKED := "bake one node with bake_to_animation (a FabrikChain2D, CcdChain2D, TwoBoneIk2D, LookAt2D, FabrikRig2D, PathChain2D, CopyTransform2D or SpringChain2D, or a FootGrounder2D with its legs, feet and hips), or every Reach2D node of a character together with bake_character(root, ...) (the inspector's 'Whole character' option)"
+const WHAT_CAN_BE_BAKED := "bake one node with bake_to_animation (a FabrikChain2D, CcdChain2D, TwoBoneIk2D, LookAt2D, FabrikRig2D, PathChain2D, CopyTransform2D or SpringChain2D, a FootGrounder2D with its legs, feet and hips, or a LegStepper2D with its legs and body), or every Reach2D node of a character together with bake_character(root, ...) (the inspector's 'Whole character' option)"
 ## The most samples one bake takes (each seeks the animation and solves): a tiny step fails with a message instead
 ## of freezing the editor.
 const MAX_SAMPLES := 20000
@@ -42,44 +45,50 @@ const SCALE_EPSILON := 1e-6
 
 ## Bakes one node: [param node] (any of [constant CLASSES]) runs after the animation at each sample, and what it
 ## writes is keyed; see [method bake_character] for the sampling, the keys, [param into], [param undo_redo] and the
-## result. A FootGrounder2D bakes with its legs, feet and hips. Refused: a leg an enabled FootGrounder2D drives
-## (its own solve would key the plain animation, not the grounded pose: bake its grounder). A node whose bones hang
-## off bones another Reach2D node drives bakes as if that node did not run; the result's notes say so (bake the
-## whole character instead).
+## result. A FootGrounder2D bakes with its legs, feet and hips, a LegStepper2D with its legs and its body. Refused: a
+## leg an enabled FootGrounder2D or LegStepper2D drives (its own solve would key the plain animation, not the grounded
+## or stepping pose: bake its helper). A node whose bones hang off bones another Reach2D node drives bakes as if that
+## node did not run; the result's notes say so (bake the whole character instead).
 static func bake_to_animation(node: Variant, player: Variant, animation_name: StringName, step := 0.0, into := &"", undo_redo: Object = null) -> Dictionary:
 	if not is_instance_valid(node) or not node is Node or not node.get_class() in CLASSES:
 		return _fail("bake: pick a Reach2D node; " + WHAT_CAN_BE_BAKED)
 	var grounder := grounder_of(node)
 	if grounder != null:
 		return _fail("bake: %s is a leg of the FootGrounder2D %s, which solves it toward the ground at run time (baked alone it would key the plain animation): bake %s (it keys its legs, feet and hips) or the whole character with bake_character" % [node.name, grounder.name, grounder.name])
+	var stepper := stepper_of(node)
+	if stepper != null:
+		return _fail("bake: %s is a leg of the LegStepper2D %s, which solves it toward its planted and stepping foot at run time (baked alone it would key the plain animation): bake %s (it keys its legs and body) or the whole character with bake_character" % [node.name, stepper.name, stepper.name])
 	return _bake([[_stage_kind(node, false), [node]]], player, animation_name, step, into, undo_redo, _hangs_off_notes(node))
 
 
 ## Bakes every enabled Reach2D node under [param root] (and [param root] itself if it is one) together: at each
 ## sample, [param animation_name] of [param player] is applied, then the nodes run in the order the game runs them
 ## (process priority, then tree order; at the default priorities: every FootGrounder2D, which grounds its legs and
-## lowers the hips; then the batch of IK nodes, FabrikRig2D included, in tree order; then every SpringChain2D, after
-## them at priority 110). A disabled node does not run in the game and is not baked (a note says so); a leg an
-## enabled grounder names is solved by the grounder.
+## lowers the hips, and every LegStepper2D, which steps its legs and raises and tilts the body, in tree order; then
+## the batch of IK nodes, FabrikRig2D included, in tree order; then every SpringChain2D, after them at priority 110).
+## A disabled node does not run in the game and is not baked (a note says so); a leg an enabled grounder or stepper
+## names is solved by it.
 ##
 ## The animation is sampled every [param step] seconds (0: the animation's own step, or 1/30 s when that is 0 too;
 ## at most [constant MAX_SAMPLES] samples), from 0 to its length inclusive, in order, from the pose the nodes work
 ## from, never their own output (in the editor the scene's own; in a running game the animated or scene pose, which
 ## each node writes by solving once at weight 0), posed by the animation at its start: a grounder starts afresh, a
-## spring at rest on the first sample's pose; the first sample advances them by one step (the game's first frame has
-## a frame's time too), each later one by the time between samples. Then each thing a node wrote gets linear keys on
+## stepper plants every foot at its home (read from the first sample's pose, as on the game's first frame), a spring
+## rests on the first sample's pose; the first sample advances them by one step (the game's first frame has a frame's
+## time too), each later one by the time between samples. Then each thing a node wrote gets linear keys on
 ## a value track (paths relative to the player's root node): every driven bone's [code]rotation[/code] (unwrapped:
 ## consecutive keys never differ by more than PI, so the track turns the short way, like the solve), and the
 ## [code]position[/code] of a bone or node that moved (a stretching TwoBoneIk2D's tip bone, a PathChain2D's root in
-## follow mode, a CopyTransform2D's bone, the grounder's hips) and the [code]scale[/code] of a bone whose scale
-## changed (a CopyTransform2D copying the scale); a CopyTransform2D whose rotation_amount is 0 gets no rotation keys.
+## follow mode, a CopyTransform2D's bone, the grounder's hips, the stepper's body), the [code]rotation[/code] of a
+## stepper's body, and the [code]scale[/code] of a bone whose scale changed (a CopyTransform2D copying the scale); a
+## CopyTransform2D whose rotation_amount is 0 gets no rotation keys.
 ## Replayed with the nodes off, the animation gives their pose at every key.
 ##
 ## [param into]: the name of a new animation in the same library to bake into (a copy of the original, which stays
 ## untouched); empty bakes into the animation itself, replacing the keys of the baked tracks. With [param undo_redo]
 ## (an [EditorUndoRedoManager]) the change is one undoable action; without it, it is applied at once. Afterwards the
-## player's position, the pose the bake started from (bones and hips) and the nodes' previews are given back, and the
-## springs rest on that pose.
+## player's position, the pose the bake started from (bones, hips and bodies) and the nodes' previews are given back,
+## and the springs rest on that pose.
 ##
 ## Returns [code]{ok = true, animation = <baked name>, keys = <samples per track>, bones = <bones keyed>, tracks =
 ## <tracks written>, nodes = <names of the nodes baked, in run order>, notes}[/code], or [code]{ok = false, error =
@@ -96,8 +105,8 @@ static func bake_character(root: Variant, player: Variant, animation_name: Strin
 ## The enabled Reach2D nodes under [param root] ([param root] included) grouped as the game runs them:
 ## [code]{stages = [[kind, [nodes]], ...], notes}[/code] in run order, [code]kind[/code] one of
 ## [code]"batch"[/code] (IK nodes solved together, in tree order), [code]"solve"[/code] (an IK node at a priority
-## of its own), [code]"grounder"[/code] or [code]"spring"[/code]. Legs an enabled grounder names are left to it;
-## disabled nodes are left out with a note.
+## of its own), [code]"grounder"[/code], [code]"stepper"[/code] or [code]"spring"[/code]. Legs an enabled grounder
+## or stepper names are left to it; disabled nodes are left out with a note.
 static func character_nodes(root: Node) -> Dictionary:
 	var candidates: Array[Node] = []
 	if root.get_class() in CLASSES:
@@ -107,7 +116,7 @@ static func character_nodes(root: Node) -> Dictionary:
 			candidates.append(node)
 	var legs := {}
 	for node in candidates:
-		if node.get_class() == GROUNDER and node.enabled:
+		if node.get_class() in HELPERS and node.enabled:
 			for leg in _legs(node):
 				legs[leg] = node
 	var notes := PackedStringArray()
@@ -141,11 +150,22 @@ static func run_priority(node: Node) -> int:
 
 ## The enabled FootGrounder2D in [param node]'s scene tree that names it as a leg, or [code]null[/code].
 static func grounder_of(node: Node) -> Node:
-	if node.get_class() != "TwoBoneIk2D" or not node.is_inside_tree():
+	return _helper_of(node, GROUNDER)
+
+
+## The enabled LegStepper2D in [param node]'s scene tree that names it as a leg, or [code]null[/code].
+static func stepper_of(node: Node) -> Node:
+	return _helper_of(node, STEPPER)
+
+
+## The enabled helper of [param helper_class] in [param node]'s scene tree that names it as a leg, or
+## [code]null[/code].
+static func _helper_of(node: Node, helper_class: String) -> Node:
+	if not node.get_class() in ["TwoBoneIk2D", "FabrikChain2D", "CcdChain2D"] or not node.is_inside_tree():
 		return null
-	for grounder in _scene_of(node).find_children("*", GROUNDER, true, false):
-		if grounder.enabled and node in _legs(grounder):
-			return grounder
+	for helper in _scene_of(node).find_children("*", helper_class, true, false):
+		if helper.enabled and node in _legs(helper):
+			return helper
 	return null
 
 
@@ -177,8 +197,9 @@ static func driven_bones(ik: Object) -> Array[Bone2D]:
 
 ## What [param node] writes, as [code][object, property][/code] pairs: each driven bone's rotation and position (a
 ## stretching TwoBoneIk2D moves its tip bone), a spring's rotations, a CopyTransform2D's bone's rotation (unless its
-## rotation_amount is 0), position and scale, and for a grounder its legs', its feet's rotations and its hips'
-## position. A position or scale is keyed only when the bake moved it.
+## rotation_amount is 0), position and scale, for a grounder its legs', its feet's rotations and its hips' position,
+## and for a stepper its legs' and its body's position and rotation. A position or scale is keyed only when the bake
+## moved it.
 static func written_properties(node: Node) -> Array:
 	var out := []
 	var bones: Array = []
@@ -203,6 +224,12 @@ static func written_properties(node: Node) -> Array:
 					out.append([foot, &"rotation"])
 			if is_instance_valid(node.hips):
 				out.append([node.hips, &"position"])
+		STEPPER:
+			for leg in _legs(node):
+				bones.append_array(driven_bones(leg))
+			if is_instance_valid(node.body):
+				out.append([node.body, &"rotation"])
+				out.append([node.body, &"position"])
 		_:
 			bones = driven_bones(node)
 	for bone in bones:
@@ -232,11 +259,11 @@ static func _bake(stages: Array, player: Variant, animation_name: StringName, st
 	if root == null:
 		return _fail("bake: the AnimationPlayer's root_node does not resolve")
 
-	var nodes := []  # every node that runs, its grounders' legs too
+	var nodes := []  # every node that runs, its grounders' and steppers' legs too
 	for stage in stages:
 		for node in stage[1]:
 			nodes.append(node)
-			if node.get_class() == GROUNDER:
+			if node.get_class() in HELPERS:
 				nodes.append_array(_legs(node))
 	# In the editor: the previews put the user's own pose back, and stay off while the bake runs the nodes.
 	var previews := {}
@@ -347,14 +374,19 @@ static func _bake(stages: Array, player: Variant, animation_name: StringName, st
 
 
 ## Runs every stage once, as one frame of the game that took [param delta] seconds ([param first]: the first sample,
-## where the springs are first put at rest on the pose the animation just set). Returns [code]true[/code] when every
-## node solved.
+## where the springs are first put at rest on the pose the animation just set, and the steppers read their homes from
+## it and plant every foot there, as on the game's first frame). Returns [code]true[/code] when every node solved.
 static func _run(stages: Array, delta: float, first: bool) -> bool:
 	var ok := true
 	for stage in stages:
 		for node in stage[1]:
 			match stage[0]:
 				"grounder":
+					ok = node.advance(delta) and ok
+				"stepper":
+					if first:
+						node.capture_homes()
+						node.reset()
 					ok = node.advance(delta) and ok
 				"spring":
 					if first:
@@ -366,14 +398,14 @@ static func _run(stages: Array, delta: float, first: bool) -> bool:
 	return ok
 
 
-## Runs every node once (a grounder by [param step]); returns "name: why" for each that cannot solve.
+## Runs every node once (a grounder or a stepper by [param step]); returns "name: why" for each that cannot solve.
 static func _check(stages: Array, step: float) -> PackedStringArray:
 	var failed := PackedStringArray()
 	for stage in stages:
 		for node in stage[1]:
 			var ok: bool
 			match stage[0]:
-				"grounder":
+				"grounder", "stepper":
 					ok = node.advance(step)
 				"spring":
 					ok = node.advance(0.0)
@@ -385,11 +417,13 @@ static func _check(stages: Array, step: float) -> PackedStringArray:
 
 
 ## The run-time stage of [param node]: "batch" when it joins the batch, "solve" (an IK node by itself), "grounder",
-## "spring".
+## "stepper", "spring".
 static func _stage_kind(node: Node, batched: bool) -> String:
 	match node.get_class():
 		GROUNDER:
 			return "grounder"
+		STEPPER:
+			return "stepper"
 		SPRING:
 			return "spring"
 	return "batch" if batched else "solve"
@@ -415,23 +449,37 @@ static func _scene_of(node: Node) -> Node:
 	return top
 
 
-## A grounder's legs that are set and alive.
-static func _legs(grounder: Node) -> Array:
-	return [grounder.first_leg, grounder.second_leg].filter(func(leg): return is_instance_valid(leg))
+## A grounder's or a stepper's legs that are set and alive.
+static func _legs(helper: Node) -> Array:
+	var legs: Array = Array(helper.legs) if helper.get_class() == STEPPER else [helper.first_leg, helper.second_leg]
+	return legs.filter(func(leg): return is_instance_valid(leg))
 
 
-## Puts every node of [param stages] back on the pose it works from, never its own output: a grounder takes back what
-## it wrote and starts afresh; in the editor each other node and each leg puts the user's authored pose back (what it
-## does before the scene is saved; turning the preview off does it only at the next frame); in a running game each
-## other node solves once at weight 0, which writes the pose it blends from (the animated or scene pose: its bones may
-## still hold its last result), and the legs a grounder drives are left as they are (their pose is the animation's).
+## Puts every node of [param stages] back on the pose it works from, never its own output: a grounder or a stepper
+## takes back what it wrote and starts afresh; in the editor each other node and each leg puts the user's authored
+## pose back (what it does before the scene is saved; turning the preview off does it only at the next frame); in a
+## running game each other node solves once at weight 0, which writes the pose it blends from (the animated or scene
+## pose: its bones may still hold its last result), and each grounder or stepper advances once by 0 s with its legs at
+## weight 0, which writes the pose its legs blend from (legs no animation keys still hold the helper's last result:
+## snapshotted as they are, they would look like a pose someone else gave them), and lets go again.
 static func _unwind(stages: Array) -> void:
 	_let_go(stages)
 	for stage in stages:
-		if stage[0] == "grounder":
-			if Engine.is_editor_hint():
-				for leg in _legs(stage[1][0]):
-					leg.notification(Node.NOTIFICATION_EDITOR_PRE_SAVE)
+		if stage[0] in ["grounder", "stepper"]:
+			for helper in stage[1]:
+				if Engine.is_editor_hint():
+					for leg in _legs(helper):
+						leg.notification(Node.NOTIFICATION_EDITOR_PRE_SAVE)
+					continue
+				var weights := {}
+				for leg in _legs(helper):
+					weights[leg] = leg.weight
+					leg.weight = 0.0
+				helper.advance(0.0)
+				for leg in weights:
+					leg.weight = weights[leg]
+				helper.enabled = false
+				helper.enabled = true
 			continue
 		for node in stage[1]:
 			if Engine.is_editor_hint():
@@ -446,18 +494,18 @@ static func _unwind(stages: Array) -> void:
 			node.weight = weight
 
 
-## Every grounder of [param stages] takes back what it wrote and forgets its smoothing (disabled and enabled again):
-## it starts afresh, as in a new scene.
+## Every grounder and stepper of [param stages] takes back what it wrote and forgets its smoothing and its feet
+## (disabled and enabled again): it starts afresh, as in a new scene.
 static func _let_go(stages: Array) -> void:
 	for stage in stages:
-		if stage[0] == "grounder":
-			for grounder in stage[1]:
-				grounder.enabled = false
-				grounder.enabled = true
+		if stage[0] in ["grounder", "stepper"]:
+			for helper in stage[1]:
+				helper.enabled = false
+				helper.enabled = true
 
 
-## Every Bone2D of the skeletons [param nodes] drive, and every grounder's hips, mapped to [code][rotation,
-## position, scale][/code]: what the bake starts from and gives back.
+## Every Bone2D of the skeletons [param nodes] drive, every grounder's hips and feet and every stepper's body, mapped
+## to [code][rotation, position, scale][/code]: what the bake starts from and gives back.
 static func _snapshot(nodes: Array) -> Dictionary:
 	var out := {}
 	var skeletons := {}
@@ -472,6 +520,8 @@ static func _snapshot(nodes: Array) -> Dictionary:
 			for foot in [node.first_foot, node.second_foot, node.hips]:
 				if is_instance_valid(foot):
 					out[foot] = [foot.rotation, foot.position, foot.scale]
+		if node.get_class() == STEPPER and is_instance_valid(node.body):
+			out[node.body] = [node.body.rotation, node.body.position, node.body.scale]
 	for skeleton in skeletons:
 		for bone in skeleton.find_children("*", "Bone2D", true, false):
 			out[bone] = [bone.rotation, bone.position, bone.scale]
@@ -486,7 +536,7 @@ static func _hangs_off_notes(node: Node) -> PackedStringArray:
 		return notes
 	var own := {}
 	var targets := [node]
-	if node.get_class() == GROUNDER:
+	if node.get_class() in HELPERS:
 		targets.append_array(_legs(node))
 	for target in targets:
 		for property in written_properties(target):

@@ -89,6 +89,20 @@ pub fn each_non_negative(class: &str, property: &str, values: &[f32]) -> bool {
     false
 }
 
+/// `true` when every entry of `values` is within `[min, max]`; otherwise one error naming the first bad entry.
+pub fn each_int_in(class: &str, property: &str, values: &[i32], min: i32, max: i32) -> bool {
+    let Some(index) = values.iter().position(|v| !(min..=max).contains(v)) else { return true };
+    godot_error!("{class}.{property}[{index}] = {} is outside [{min}, {max}]: the value is ignored", values[index]);
+    false
+}
+
+/// `true` when every entry of `values` has finite components; otherwise one error naming the first bad entry.
+pub fn each_finite_vector(class: &str, property: &str, values: &[Vector2]) -> bool {
+    let Some(index) = values.iter().position(|v| !v.is_finite()) else { return true };
+    godot_error!("{class}.{property}[{index}] = {} is not finite: the value is ignored", values[index]);
+    false
+}
+
 /// An angle limit's bound when it is radians within [-PI, PI] (with a little slack for rounding, e.g.
 /// `deg_to_rad(180.0)` in `f32`), clamped to that range; otherwise one error, which often means degrees were passed
 /// as radians, and `None`.

@@ -44,6 +44,7 @@ fn every_documented_item_has_text() {
         "FabrikChain2D",
         "FabrikRig2D",
         "FootGrounder2D",
+        "LegStepper2D",
         "LookAt2D",
         "PathChain2D",
         "SpringChain2D",

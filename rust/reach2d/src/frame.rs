@@ -157,8 +157,8 @@ pub trait BoneDriver: NodeFields {
     fn needs_delta(&self) -> bool {
         false
     }
-    /// `true` while another node solves this one at run time (a `FootGrounder2D`'s leg): its own ticks, from its
-    /// callbacks or the batch, then do nothing.
+    /// `true` while another node solves this one (a `FootGrounder2D`'s or a `LegStepper2D`'s leg, `drive.rs`): its
+    /// own ticks, from its callbacks or the batch, then do nothing.
     fn driven_elsewhere(&self) -> bool {
         false
     }
@@ -285,7 +285,9 @@ fn editor_tick<T: BoneDriver>(node: &mut T, delta: f64) {
     refresh_limit_list(node);
 }
 
-fn stop_preview(bones: &mut Bones) {
+/// Editor: puts the authored pose back and forgets the preview (the preview stopped; a `LegStepper2D` stopped
+/// previewing its legs).
+pub fn stop_preview(bones: &mut Bones) {
     bones::restore_authored(bones);
     bones.memory.forget_preview();
 }

@@ -196,3 +196,53 @@ fn draw_limit(
             .done();
     }
 }
+
+const HOME_COLOR: Color = Color::from_rgba(0.55, 0.75, 1.0, 0.9);
+const FOOT_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.95);
+const ARC_COLOR: Color = Color::from_rgba(1.0, 0.85, 0.35, 0.6);
+
+/// What `LegStepper2D`'s gizmo shows, global px.
+pub struct StepGizmo<'a> {
+    pub homes: &'a [Vec2],
+    pub feet: &'a [reach2d_core::stepper::StepFoot],
+    pub up: Vec2,
+    pub step_distance: f32,
+    pub step_height: f32,
+}
+
+/// Draws `LegStepper2D`'s gizmo into `node` (only in the editor): each home (a ring) with the step its foot takes
+/// through it (the arc from half a step behind to half a step ahead), each planted foot (a dot) and each swing's arc.
+pub fn draw_steps(node: &mut Gd<Node2D>, gizmo: &StepGizmo<'_>) {
+    use reach2d_core::stepper::{FootPhase, swing_point};
+    if !crate::editor::in_editor() {
+        return;
+    }
+    let global = affine(node.get_global_transform());
+    let Some(inverse) = global.matrix2.try_inverse() else { return };
+    let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
+    node.draw_set_transform_matrix(transform2d(to_local));
+    let scale = to_local.matrix2.x_axis.length().max(1e-3);
+    let width = 1.5 / scale;
+    let arc = |node: &mut Gd<Node2D>, from: Vec2, to: Vec2| {
+        let mut last = from;
+        for k in 1..=12 {
+            let next = swing_point(from, to, gizmo.up, gizmo.step_height, k as f32 / 12.0);
+            node.draw_line_ex(vector2(last), vector2(next), ARC_COLOR).width(width).done();
+            last = next;
+        }
+    };
+    let half_step = gizmo.up.perp() * gizmo.step_distance * 0.5;
+    for (foot, &home) in gizmo.feet.iter().zip(gizmo.homes) {
+        node.draw_arc_ex(vector2(home), 5.0 / scale, 0.0, TAU, 16, HOME_COLOR).width(width).done();
+        match foot.phase() {
+            FootPhase::Planted { at } => {
+                let level = home - gizmo.up * (home - at).dot(gizmo.up);
+                arc(node, level - half_step, level + half_step);
+                node.draw_circle(vector2(at), 3.5 / scale, FOOT_COLOR);
+            }
+            FootPhase::Swinging { from, to, .. } => arc(node, from, to),
+            FootPhase::Hanging => {}
+        }
+    }
+    node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
+}

@@ -1,32 +1,33 @@
 //! `FootGrounder2D`'s run-time state and the steps of its frame (`nodes/foot_grounder_2d.rs` runs them in order):
 //! the world's up and the ray query ([`GrounderState::cast`]), each foot's smoothed correction and turn ([`Foot`]),
-//! the hips' offset ([`HipsOffset`]) and which legs it drives ([`LegMarks`]). The geometry is
+//! the hips' offset (`body_offset.rs`'s [`PositionOffset`]) and which legs it drives (`legs.rs`'s [`LegMarks`]). The
+//! geometry is
 //! `reach2d_core::ground`'s; what the grounder wrote is told from what others wrote by `io/written.rs`'s rule.
 
 use glam::{Affine2, Mat2};
-use godot::classes::physics_server_2d::AreaParameter;
-use godot::classes::{Bone2D, Node2D, PhysicsServer2D};
+use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::ground::{
-    GroundHit, GroundSettings, SoleHits, foot_end, foot_rotation, offset_in_parent, reach_drop, step_offset,
-    step_value, up_from_gravity,
+    GroundHit, GroundSettings, SoleHits, foot_end, foot_rotation, reach_drop, step_offset, step_value,
 };
 use reach2d_core::{SpringCollider, Vec2};
 
+use crate::body_offset::PositionOffset;
 use crate::character_weight::CharacterLink;
 use crate::frame::BoneDriver;
-use crate::io::convert::{affine, vec2, vector2};
+use crate::io::convert::affine;
 use crate::io::written::Overwritten;
+use crate::legs::LegMarks;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::{Problem, Problems};
 use crate::slot::{Slot, in_tree, live, slot};
-use crate::world_queries::{Filter, WorldQueries};
+use crate::world_queries::{Filter, WorldQueries, world_up};
 
 /// Everything `FootGrounder2D` keeps between frames.
 #[derive(Default)]
 pub struct GrounderState {
     pub feet: [Foot; 2],
-    pub hips: HipsOffset,
+    pub hips: PositionOffset,
     pub marks: LegMarks,
     pub problems: Problems,
     /// The character's weight (`CharacterWeight2D`).
@@ -65,12 +66,7 @@ pub struct LegReading {
 impl GrounderState {
     /// The up direction of `node`'s physics space (read once: the space's gravity), or `None` without a world.
     pub fn up(&mut self, node: &Gd<Node2D>) -> Option<Vec2> {
-        let world = node.get_world_2d()?;
-        Some(*self.up.get_or_insert_with(|| {
-            let space = world.get_space();
-            let gravity = PhysicsServer2D::singleton().area_get_param(space, AreaParameter::GRAVITY_VECTOR);
-            up_from_gravity(gravity.try_to::<Vector2>().map_or(Vec2::ZERO, vec2))
-        }))
+        world_up(node, &mut self.up)
     }
 
     /// Casts `limb`'s foot rays in `node`'s world (the query objects are made once): under the ankle, and under
@@ -100,7 +96,7 @@ impl GrounderState {
     /// Takes back everything the grounder wrote (the hips' offset, the feet's turn) and forgets its smoothing.
     pub fn let_go(&mut self, hips: &Option<Gd<Node2D>>, feet: [&Option<Gd<Bone2D>>; 2]) {
         self.put_back(hips, feet);
-        self.hips = HipsOffset::default();
+        self.hips = PositionOffset::default();
         self.feet = Default::default();
     }
 
@@ -241,103 +237,6 @@ impl Foot {
     fn restore(&mut self, bone: &mut Gd<Bone2D>) {
         if let Some(animated) = self.rotation.release(bone.get_rotation()) {
             bone.set_rotation(animated);
-        }
-    }
-}
-
-/// The hips' offset the grounder owns, on top of their position as the scene or the animation set it.
-#[derive(Default)]
-pub struct HipsOffset {
-    /// The hips' local position: the animation's (or the scene's) and the grounder's last write.
-    position: Overwritten<Vec2>,
-    /// The smoothed drop, global px, and the global offset it was written as.
-    pub drop: f32,
-    global: Vec2,
-}
-
-impl HipsOffset {
-    /// The global offset the hips carry now: ours when their position is still what we wrote, else none (someone
-    /// else set it: that position becomes the one the offset is added to).
-    pub fn carried(&mut self, hips: &Gd<Node2D>) -> Vec2 {
-        let current = vec2(hips.get_position());
-        if self.position.holds_own(current) {
-            self.global
-        } else {
-            self.position.observe(current);
-            Vec2::ZERO
-        }
-    }
-
-    /// Writes the hips' position as the unwritten one plus `global` (a global offset, `drop` px along gravity).
-    pub fn write(&mut self, hips: &mut Gd<Node2D>, drop: f32, global: Vec2) -> Result<(), Problem> {
-        let global_basis = affine(hips.get_global_transform()).matrix2;
-        let local_basis = affine(hips.get_transform()).matrix2;
-        let in_parent = offset_in_parent(global_basis, local_basis, global).ok_or(Problem::HipsCollapsed)?;
-        let position = self.position.unwritten() + in_parent;
-        if !position.is_finite() {
-            return Err(Problem::HipsCollapsed);
-        }
-        hips.set_position(vector2(position));
-        self.position.wrote(position);
-        self.drop = drop;
-        self.global = global;
-        Ok(())
-    }
-
-    /// Puts the unwritten position back if the hips still hold ours.
-    pub fn restore(&mut self, hips: &mut Gd<Node2D>) {
-        if let Some(authored) = self.position.release(vec2(hips.get_position())) {
-            hips.set_position(vector2(authored));
-        }
-    }
-}
-
-/// The legs a grounder names, told that it drives them (their own ticks then rest) while it is enabled at run time.
-#[derive(Default)]
-pub struct LegMarks {
-    marked: [Option<Gd<TwoBoneIk2D>>; 2],
-    /// Whether the marked legs were last told they are driven.
-    driven: bool,
-}
-
-impl LegMarks {
-    /// Marks the legs in `slots` (driven or only attached), unmarking a leg that left its slot. Cheap: a comparison
-    /// of instance ids per leg, and a call only on a change.
-    pub fn update(&mut self, slots: [&Option<Gd<TwoBoneIk2D>>; 2], driven: bool) {
-        for (marked, slot) in self.marked.iter_mut().zip(slots) {
-            let slot = live(slot);
-            let same = match (&*marked, slot) {
-                (Some(a), Some(b)) => a.instance_id_unchecked() == b.instance_id_unchecked(),
-                (None, None) => true,
-                _ => false,
-            };
-            if !same && let Some(mut old) = marked.take().filter(|leg| leg.is_instance_valid()) {
-                old.bind_mut().set_grounding(false, false);
-            }
-            if let Some(leg) = slot {
-                if !same || self.driven != driven {
-                    leg.clone().bind_mut().set_grounding(true, driven);
-                }
-                *marked = Some(leg.clone());
-            }
-        }
-        self.driven = driven;
-    }
-
-    /// The legs solve by themselves again (the grounder is disabled); they stay attached.
-    pub fn stop_driving(&mut self) {
-        for leg in self.marked.iter_mut().flatten().filter(|leg| leg.is_instance_valid()) {
-            leg.bind_mut().set_grounding(true, false);
-        }
-        self.driven = false;
-    }
-
-    /// Unmarks every leg (the grounder left the tree).
-    pub fn release(&mut self) {
-        for marked in &mut self.marked {
-            if let Some(mut leg) = marked.take().filter(|leg| leg.is_instance_valid()) {
-                leg.bind_mut().set_grounding(false, false);
-            }
         }
     }
 }

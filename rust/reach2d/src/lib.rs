@@ -9,6 +9,7 @@ use godot::prelude::*;
 mod batch;
 #[cfg(feature = "bench")]
 mod bench_probe;
+mod body_offset;
 mod character_weight;
 mod checked;
 mod copy_choices;
@@ -17,11 +18,13 @@ mod copy_transform_state;
 mod debug_alloc;
 #[cfg(test)]
 mod docs_check;
+mod drive;
 mod editor;
 mod frame;
 mod gizmo;
 mod grounder_state;
 mod io;
+mod legs;
 mod limits;
 mod nodes;
 mod path_chain_state;
@@ -33,6 +36,7 @@ mod rig_state;
 mod setup;
 mod slot;
 mod spring_state;
+mod stepper_state;
 mod world_queries;
 
 /// The library Godot loads (the class of static functions for scripts is `nodes::reach2d::Reach2D`).

@@ -62,7 +62,7 @@ pub enum Problem {
     HipsFreed,
     /// `FootGrounder2D`: `hips` has a zero scale or a NaN transform.
     HipsCollapsed,
-    /// `FootGrounder2D`: the node has no physics world to cast in.
+    /// `FootGrounder2D`, `LegStepper2D`: the node has no physics world to cast in.
     NoWorld,
     /// `PathChain2D`: `path` is not set.
     NoPath,
@@ -96,6 +96,24 @@ pub enum Problem {
     RestZeroScale,
     /// `CopyTransform2D`: the scale to write is zero on an axis.
     CopyScaleZero,
+    /// `LegStepper2D`: `legs` is empty.
+    NoStepperLegs,
+    /// `LegStepper2D`: `legs[i]` is empty, was freed or is outside the tree.
+    StepperLegMissing(u16),
+    /// `LegStepper2D`: `legs[i]` is not a TwoBoneIk2D, FabrikChain2D or CcdChain2D.
+    StepperLegNotLeg(u16),
+    /// `LegStepper2D`: `legs[i]` names a leg an earlier entry names.
+    StepperLegTwice(u16),
+    /// `LegStepper2D`: `legs[i]` cannot be read or solved (its own setup or pose; the leg reports why).
+    StepperLegNotReady(u16),
+    /// `LegStepper2D`: `body` was freed or left the tree.
+    StepperBodyFreed,
+    /// `LegStepper2D`: `body` has a zero scale or a NaN transform.
+    StepperBodyCollapsed,
+    /// `LegStepper2D`: `body` is the stepper or one of its ancestors.
+    StepperUnderBody,
+    /// `LegStepper2D`: its own global transform is NaN, infinite or collapsed (a zero scale).
+    StepperNotFinite,
 }
 
 impl Problem {
@@ -111,13 +129,16 @@ impl Problem {
                 | Self::SourceZeroScale
                 | Self::RestZeroScale
                 | Self::CopyScaleZero
+                | Self::StepperNotFinite
+                | Self::StepperBodyCollapsed
+                | Self::StepperLegNotReady(_)
         )
     }
 
     /// `true` for a problem another node prints itself (a grounder's leg reports its own setup): this node only
     /// shows it as a configuration warning, so one problem is one message.
     pub fn reported_elsewhere(self) -> bool {
-        matches!(self, Self::LegNotReady(_))
+        matches!(self, Self::LegNotReady(_) | Self::StepperLegNotReady(_))
     }
 
     /// A sentence that says what is wrong with a node of class `class` and what to do about it.
@@ -180,6 +201,15 @@ impl Problem {
             Self::SourceHasNoRest => "The rest space needs a Bone2D source (its change from `Bone2D.rest` is copied): pick a Bone2D, or copy in the global or local space.".into(),
             Self::RestZeroScale => "The rest (`Bone2D.rest`) of the source or of the bone has a zero scale: give it a non-zero scale, or copy in the global or local space.".into(),
             Self::CopyScaleZero => "The scale to write is zero on an axis (check `scale_offset`, the scale factors and clamps): the bone keeps its pose.".into(),
+            Self::NoStepperLegs => "No legs: add the TwoBoneIk2D, FabrikChain2D or CcdChain2D legs to `legs`.".into(),
+            Self::StepperLegMissing(i) => format!("`legs[{i}]` is empty, was freed or is outside the tree: set it to a leg that exists, or remove the entry."),
+            Self::StepperLegNotLeg(i) => format!("`legs[{i}]` is not a TwoBoneIk2D, FabrikChain2D or CcdChain2D: only those can be legs."),
+            Self::StepperLegTwice(i) => format!("`legs[{i}]` names a leg an earlier entry names: list each leg once."),
+            Self::StepperLegNotReady(i) => format!("`legs[{i}]` cannot be solved: its own warning says why (set its bones)."),
+            Self::StepperBodyFreed => "`body` was freed or is outside the tree: set it to a Node2D that exists, or clear it.".into(),
+            Self::StepperBodyCollapsed => "`body` has a zero scale or a NaN transform: the body keeps its pose.".into(),
+            Self::StepperUnderBody => "`body` is this node or one of its ancestors: raising it would carry the homes along. Put the LegStepper2D beside the skeleton (a child of the creature's root), or pick the torso bone as `body`.".into(),
+            Self::StepperNotFinite => "The node's global transform is NaN, infinite or has a zero scale: the feet keep their place until it is finite again.".into(),
         }
     }
 }

@@ -26,13 +26,14 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use godot::builtin::{GString, PackedVector2Array, Rid, Transform2D, VarDictionary, Variant, Vector2};
-use godot::classes::physics_server_2d::{BodyState, ShapeType};
+use godot::classes::physics_server_2d::{AreaParameter, BodyState, ShapeType};
 use godot::classes::{
     Area2D, CircleShape2D, CollisionObject2D, Node2D, Object, PhysicsDirectSpaceState2D, PhysicsRayQueryParameters2D,
     PhysicsServer2D, PhysicsShapeQueryParameters2D,
 };
 use godot::obj::{Gd, NewGd, Singleton};
 use godot::prelude::ToGodot;
+use reach2d_core::ground::up_from_gravity;
 use reach2d_core::{LocalWorld, SpringCollider, Vec2};
 
 use crate::io::convert::{affine, vec2, vector2};
@@ -61,6 +62,17 @@ pub fn force_engine_queries(on: bool) {
 #[cfg_attr(not(any(debug_assertions, feature = "bench")), allow(dead_code))]
 pub fn query_counts() -> [u64; 4] {
     [&LOCAL_STEPS, &ENGINE_STEPS, &ENGINE_QUERIES, &SHAPES_READ].map(|c| c.load(Ordering::Relaxed))
+}
+
+/// The unit vector against the gravity of `node`'s physics space (`reach2d_core::ground::up_from_gravity`), read
+/// once into `cache` (the gravity read is a physics-server call); `None` without a world.
+pub fn world_up(node: &Node2D, cache: &mut Option<Vec2>) -> Option<Vec2> {
+    let world = node.get_world_2d()?;
+    Some(*cache.get_or_insert_with(|| {
+        let space = world.get_space();
+        let gravity = PhysicsServer2D::singleton().area_get_param(space, AreaParameter::GRAVITY_VECTOR);
+        up_from_gravity(gravity.try_to::<Vector2>().map_or(Vec2::ZERO, vec2))
+    }))
 }
 
 /// What the node asks to collide with.

@@ -120,6 +120,7 @@ mod rig;
 mod solver;
 pub mod spring;
 mod spring_contact;
+pub mod stepper;
 mod two_bone;
 mod validate;
 pub mod write_back;

@@ -246,3 +246,40 @@ fn copy_transform_does_not_allocate() {
     assert_eq!(n, 0, "copies allocated {n} times");
     assert!(total.is_finite());
 }
+
+#[test]
+fn stepper_walks_do_not_allocate() {
+    use reach2d_core::stepper::{
+        BodyFit, Gait, StepFoot, StepFrame, StepSettings, carry, fit_body, reground, replant, walk,
+    };
+    const N: usize = 8;
+    let offsets: Vec<Vec2> = (0..N).map(|i| Vec2::new(i as f32 * 20.0 - 70.0, 0.0)).collect();
+    let mut homes = offsets.clone();
+    let mut feet: Vec<StepFoot> = (0..N).map(|i| StepFoot::new((i % 2) as u32)).collect();
+    let mut gait = Gait::default();
+    let settings = StepSettings { max_lag: 50.0, ..StepSettings::default() };
+    let ground =
+        |_: Vec2, aim: Vec2| (aim.x.rem_euclid(500.0) > 40.0).then(|| Vec2::new(aim.x, (aim.x * 0.02).sin() * 10.0));
+    let mut events = 0;
+    let count = allocations_during(|| {
+        replant(&mut feet, &homes, ground);
+        let mut body = Vec2::ZERO;
+        for frame in 0..600 {
+            let velocity = Vec2::new(200.0 * (frame as f32 * 0.01).cos(), 0.0);
+            body += velocity / 60.0;
+            for (home, offset) in homes.iter_mut().zip(&offsets) {
+                *home = body + *offset;
+            }
+            let input = StepFrame { homes: &homes, up: Vec2::NEG_Y, velocity, delta: 1.0 / 60.0 };
+            walk(&mut gait, &mut feet, &input, &settings, ground, |_| events += 1);
+            let planted = feet.iter().zip(&homes).filter_map(|(f, h)| f.planted_at().map(|a| (a, *h)));
+            std::hint::black_box(fit_body(planted, body, Vec2::NEG_Y, BodyFit::Line));
+            if frame % 100 == 0 {
+                carry(&mut feet, |p| Vec2::new(2.0 * body.x - p.x, p.y));
+                reground(&mut feet, ground);
+            }
+        }
+    });
+    assert_eq!(count, 0, "the stepper allocated {count} times");
+    assert!(events > 50 && feet.iter().all(|f| f.goal().is_finite()));
+}

@@ -5,7 +5,7 @@
 //! - [`macro@node`], on a node class's struct (before `#[derive(GodotClass)]`):
 //!   - a placeholder field marked `#[shared_properties(GROUP, ..)]` becomes the fields of those groups, declared once
 //!     in `shared_properties.rs` (`enabled`, `weight`, `update_mode`, `editor_preview`; the *Motion* and *Tip
-//!     Rotation* groups);
+//!     Rotation* groups; the helpers' *Ground* filter);
 //!   - a doc comment `/// @shared KEY` is replaced by the help text `KEY` in `rust/reach2d/src/nodes/shared_docs.md`,
 //!     so the text shared by several classes is written once;
 //!   - a field marked `#[checked(RULE)]` gets `#[var(set = set_FIELD)]`; its setter, which stores the value only

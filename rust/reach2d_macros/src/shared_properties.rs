@@ -12,7 +12,9 @@
 //! - `frame`: `enabled`, `weight` (0..1), `update_mode`, `editor_preview`: every node that solves;
 //! - `spring_frame`: the same four, with the help text of a node that steps through time;
 //! - `motion`: the *Motion* group, `solve_from_rest` and `max_angular_speed` (>= 0);
-//! - `tip_rotation`: the *Tip Rotation* group, `match_target_rotation` and `target_rotation_weight` (0..1).
+//! - `tip_rotation`: the *Tip Rotation* group, `match_target_rotation` and `target_rotation_weight` (0..1);
+//! - `ground`: the *Ground* group's physics filter, `collision_mask` (32 bits), `collide_with_bodies` and
+//!   `collide_with_areas`: the helper nodes that stand feet on the world (`FootGrounder2D`, `LegStepper2D`).
 
 use proc_macro2::TokenStream as Tokens;
 use quote::quote;
@@ -45,9 +47,24 @@ pub fn group(name: &str) -> Result<Tokens, Tokens> {
             #[init(val = 1.0)]
             target_rotation_weight: f32,
         },
+        "ground" => quote! {
+            #[doc = " @shared ground.collision_mask"]
+            #[export_group(name = "Ground")]
+            #[export(flags_2d_physics)]
+            #[checked(layers)]
+            #[init(val = 1)]
+            collision_mask: i64,
+            #[doc = " @shared ground.collide_with_bodies"]
+            #[export]
+            #[init(val = true)]
+            collide_with_bodies: bool,
+            #[doc = " @shared ground.collide_with_areas"]
+            #[export]
+            collide_with_areas: bool,
+        },
         other => {
             return Err(error(&format!(
-                "#[shared_properties({other})]: unknown group (frame, spring_frame, motion, tip_rotation)"
+                "#[shared_properties({other})]: unknown group (frame, spring_frame, motion, tip_rotation, ground)"
             )));
         }
     })

@@ -129,6 +129,7 @@ func _run() -> void:
 	await _test_bake_button(root, ik)
 	await _test_convert_button(root)
 	await _test_grounder(root, ik)
+	await _test_stepper(root, ik)
 	await _test_rig_roundtrip()
 	await _test_copy_roundtrip()
 	await _test_path_roundtrip()
@@ -486,6 +487,71 @@ func _test_grounder(root: Node, ik: Node2D) -> void:
 	history.get_history_undo_redo(history.get_object_history_id(player)).undo()
 	expect(not library.has_animation(&"reach_grounded"), "undo removes the grounder's bake")
 	grounder.free()
+	floor.free()
+	leg.free()
+	ik.editor_preview = true
+	for i in 3:
+		await get_tree().process_frame
+
+
+## LegStepper2D previews in the editor and saves nothing: its leg stands on the floor under its home (the bones move)
+## while the preview leaves the body alone; advance() steps and moves the body (a bake runs it); saving stores the
+## authored rotations and the body's own position and shows the preview again; turning the preview off gives the leg
+## its authored pose back.
+func _test_stepper(root: Node, ik: Node2D) -> void:
+	ik.editor_preview = false
+	for i in 3:
+		await get_tree().process_frame
+	var bones := bones_in(root)
+	var skeleton: Node2D = root.get_node("Skeleton")
+	var skeleton_at := skeleton.position
+	var leg: Node2D = ClassDB.instantiate("TwoBoneIk2D")
+	leg.root_bone = bones[0]
+	leg.tip_bone = bones[1]
+	root.add_child(leg)
+	var tip: Bone2D = bones[1]
+	var home := tip.global_transform * (Vector2.from_angle(tip.get_bone_angle()) * tip.get_length())
+	var floor := StaticBody2D.new()
+	floor.position = home + Vector2(0, 12 + 50)
+	var shape := CollisionShape2D.new()
+	var rect := RectangleShape2D.new()
+	rect.size = Vector2(400, 100)
+	shape.shape = rect
+	floor.add_child(shape)
+	root.add_child(floor)
+	var stepper: Node2D = ClassDB.instantiate("LegStepper2D")
+	root.add_child(stepper)
+	stepper.legs = [leg]
+	stepper.body = skeleton
+	for i in 10:
+		await get_tree().process_frame
+	expect(stepper.get_setup_warning() == "", "stepper in the editor: no warning (%s)" % stepper.get_setup_warning())
+	var goal: Vector2 = stepper.get_foot_goal(0)
+	expect(goal.distance_to(home + Vector2(0, 12)) < 1e-3, "stepper preview: the foot stands on the floor under its home (%s)" % goal)
+	var previewed := [bones[0].rotation, bones[1].rotation]
+	expect(absf(previewed[0] - AUTHORED[0]) > 1e-3 or absf(previewed[1] - AUTHORED[1]) > 1e-3, "stepper preview: the leg reaches down to the floor (%s)" % [previewed])
+	expect(skeleton.position == skeleton_at, "stepper preview: the body keeps its position")
+	# advance() steps in the editor as at run time (a bake runs it): the body comes down toward the lower foot.
+	expect(stepper.advance(1.0 / 60.0), "stepper: advance() steps in the editor")
+	expect(skeleton.position.y > skeleton_at.y + 1.0, "advance() lowered the body (%s)" % skeleton.position)
+	expect(EditorInterface.save_scene() == OK, "save_scene() with a stepper succeeded")
+	await get_tree().process_frame
+	var text := FileAccess.get_file_as_string(COPY)
+	expect("position = Vector2(%d, %d)" % [skeleton_at.x, skeleton_at.y] in text, "the body saved at its own position %s" % skeleton_at)
+	expect(skeleton.position == skeleton_at, "saving took the body's offset back (%s)" % skeleton.position)
+	var saved := saved_rotations(COPY)
+	for i in 2:
+		expect(absf(saved[i] - AUTHORED[i]) < 1e-5, "stepper: bone_%d saved with its authored rotation (saved %s)" % [i, saved[i]])
+	for i in 3:
+		await get_tree().process_frame
+	for i in 2:
+		expect(absf(bones[i].rotation - previewed[i]) < 1e-4, "stepper: bone_%d shows the preview again after saving" % i)
+	stepper.editor_preview = false
+	for i in 3:
+		await get_tree().process_frame
+	for i in 2:
+		expect(absf(bones[i].rotation - AUTHORED[i]) < 1e-5, "stepper preview off: bone_%d back at its authored rotation (%s)" % [i, bones[i].rotation])
+	stepper.free()
 	floor.free()
 	leg.free()
 	ik.editor_preview = true

@@ -1,9 +1,11 @@
 //! `CcdChain2D`: Cyclic Coordinate Descent over a chain of Bone2D nodes of any length.
 
+use glam::Affine2;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::{Aim, CcdSettings};
+use reach2d_core::{Aim, CcdSettings, Vec2};
 
+use crate::drive::{self, Drive, DrivenLeg};
 use crate::frame::{BoneDriver, NodeState, Solved};
 use crate::gizmo;
 use crate::io::bones::{self, Motion, Start, TipEnd};
@@ -34,6 +36,10 @@ use crate::setup::{self, Setup, Slots};
 /// circling a shoulder) can swing a wrist or tail tip by up to a radian in one frame while the target moves a few
 /// pixels. Where that shows, give the tip bones [member max_angle_step], a [member max_angular_speed] or angle
 /// limits, as the tentacle demo does.
+///
+/// [b]A walking leg.[/b] A [LegStepper2D] that names this chain as a leg solves it at run time (this node's own
+/// [member update_mode] then rests) toward the stepper's planted or swinging foot instead of [member target]; such a
+/// leg needs no target.
 #[reach2d_macros::node(frame)]
 #[derive(GodotClass)]
 #[class(init, tool, base = Node2D)]
@@ -82,6 +88,8 @@ pub struct CcdChain2D {
     #[var(no_set)]
     last_iterations: i32,
 
+    /// What a `LegStepper2D` asks of this chain as a leg (nothing unless one names it).
+    drive: Drive,
     limits: AngleLimits,
     state: NodeState,
     base: Base<Node2D>,
@@ -109,9 +117,16 @@ impl BoneDriver for CcdChain2D {
         self.max_angular_speed > 0.0
     }
 
+    fn driven_elsewhere(&self) -> bool {
+        self.drive.driven()
+    }
+
     /// check → read → solve → write.
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
-        let Setup { goal, pole, .. } = self.check()?;
+        let Some(Setup { goal, pole, .. }) = self.check()? else {
+            // A helper's leg with no goal now (and no target, or driven) keeps its pose.
+            return Ok(Solved { error: 0.0, iterations: 0 });
+        };
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
         let weight = self.weight * self.state.character.weight();
         let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
@@ -129,8 +144,9 @@ impl BoneDriver for CcdChain2D {
 }
 
 impl CcdChain2D {
-    /// The target, the pole and the bones, checked in that order without touching a bone.
-    fn check(&mut self) -> Result<Setup, Problem> {
+    /// The target (or the goal a `LegStepper2D` set), the pole and the bones, checked in that order without
+    /// touching a bone. `None`: a stepper's leg with no goal now (and no target, or driven), which keeps its pose.
+    fn check(&mut self) -> Result<Option<Setup>, Problem> {
         let slots = Slots {
             target: Some(&self.target),
             pole: Some(&self.pole),
@@ -138,6 +154,37 @@ impl CcdChain2D {
             tip: &self.tip_bone,
             shape: Shape::Chain,
         };
-        setup::check(&mut self.state.bones, slots)
+        self.drive.check(&mut self.state.bones, slots)
+    }
+
+    /// A `LegStepper2D` names this chain as a leg (`attached`) and solves it itself (`driven`).
+    pub(crate) fn set_drive(&mut self, attached: bool, driven: bool) {
+        self.drive.set(attached, driven);
+    }
+
+    /// `LegStepper2D`: the chain's end effector in the pose this node did not write, global px
+    /// ([`drive::read_limb`]).
+    pub(crate) fn unwritten_end(&mut self) -> Result<Vec2, ()> {
+        drive::read_limb(self).map(|(_, end, _)| end)
+    }
+
+    /// `LegStepper2D`: solves now toward `goal` (global px) instead of the target, advancing time by `delta`
+    /// seconds, reported like `solve()`. Returns `true` when the bones were written.
+    pub(crate) fn solve_toward(&mut self, goal: Vec2, delta: f64) -> bool {
+        drive::solve_toward(self, goal, delta)
+    }
+}
+
+impl DrivenLeg for CcdChain2D {
+    fn drive(&mut self) -> &mut Drive {
+        &mut self.drive
+    }
+
+    fn read_unwritten(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
+        let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Chain };
+        setup::check(&mut self.state.bones, slots)?;
+        let weight = self.weight * self.state.character.weight();
+        bones::read(&mut self.state.bones, TipEnd::BoneLength, Start::new(self.solve_from_rest, weight))?;
+        drive::unwritten_limb(&self.state.bones)
     }
 }

@@ -11,8 +11,9 @@ use crate::character_weight;
 
 /// One weight for every Reach2D node of a character, like Unity's IK Manager 2D weight or the built-in modification
 /// stack's [member SkeletonModificationStack2D.strength]: every Reach2D node under this node's parent
-/// ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [FabrikRig2D], [SpringChain2D], the legs, hips and feet
-/// of a [FootGrounder2D]) multiplies its own [code]weight[/code] by this one. Put it on the character's root (as a
+/// ([FabrikChain2D], [CcdChain2D], [TwoBoneIk2D], [LookAt2D], [FabrikRig2D], [PathChain2D], [SpringChain2D], the legs,
+/// hips and feet of a [FootGrounder2D], the legs and the body's raise and tilt of a [LegStepper2D]) multiplies its own
+/// [code]weight[/code] by this one. Put it on the character's root (as a
 /// child of the node that holds the skeleton and the IK nodes) and animate [member weight] to blend the whole
 /// character between its animation and its IK at once: for a cutscene, a ragdoll transition, a character picked up.
 ///

@@ -17,6 +17,7 @@ use crate::editor::in_editor;
 use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
 use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading, check_setup};
 use crate::io::convert::{vec2, vector2};
+use crate::legs::Leg;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
 use crate::slot::{Slot, in_tree, live, slot};
@@ -86,19 +87,10 @@ pub struct FootGrounder2D {
     /// Optional: the second leg's foot, like [member first_foot].
     #[export]
     second_foot: Option<Gd<Bone2D>>,
-    /// The physics layers the feet stand on (a 32-bit mask; anything else is an error and is ignored).
-    #[export_group(name = "Ground")]
-    #[export(flags_2d_physics)]
-    #[checked(layers)]
-    #[init(val = 1)]
-    collision_mask: i64,
-    /// Stand on physics bodies (static, kinematic, rigid, character).
-    #[export]
-    #[init(val = true)]
-    collide_with_bodies: bool,
-    /// Stand on [Area2D]s.
-    #[export]
-    collide_with_areas: bool,
+    /// Shared with the other helper nodes (declared in `reach2d_macros/src/shared_properties.rs`): *Ground*:
+    /// `collision_mask`, `collide_with_bodies`, `collide_with_areas`.
+    #[shared_properties(ground)]
+    _ground: (),
     /// How far above the ground line each ray starts, in global pixels: the highest step a foot climbs. A negative
     /// (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 500.0, 0.5, or_greater, suffix = "px"))]
@@ -225,7 +217,7 @@ impl FootGrounder2D {
     /// How far the hips are lowered now, global px along gravity (0 without [member hips]).
     #[func]
     pub fn get_hips_drop(&self) -> f32 {
-        self.state.hips.drop
+        self.state.hips.amount
     }
 
     /// Sets [member enabled]; disabling puts the hips and feet back and lets the legs solve by themselves.
@@ -399,9 +391,9 @@ impl FootGrounder2D {
         problem: &mut Option<Problem>,
     ) {
         let wanted = hips_drop(readings.iter().flatten().map(|r| r.drop), self.max_hips_drop) * weight;
-        let drop = step_value(self.state.hips.drop, wanted, max_step(self.hips_speed, delta));
-        if let Err(p) = self.state.hips.write(hips, drop, -up * drop) {
-            *problem = Some(p);
+        let drop = step_value(self.state.hips.amount, wanted, max_step(self.hips_speed, delta));
+        if !self.state.hips.write(hips, drop, -up * drop) {
+            *problem = Some(Problem::HipsCollapsed);
         }
     }
 
@@ -469,8 +461,8 @@ impl FootGrounder2D {
     /// Marks the named legs as driven by this node while it is enabled at run time.
     fn mark_legs(&mut self) {
         let driven = !in_editor() && self.enabled;
-        let legs = [&self.first_leg, &self.second_leg];
-        uncounted(|| self.state.marks.update(legs, driven));
+        let legs = [&self.first_leg, &self.second_leg].map(|slot| live(slot).map(|leg| Leg::TwoBone(leg.clone())));
+        uncounted(|| self.state.marks.update(legs.into_iter(), driven));
     }
 
     /// Takes back everything this node wrote (the hips' offset, the feet's turn); the legs solve by themselves.

@@ -8,6 +8,7 @@ pub mod copy_transform_2d;
 pub mod fabrik_chain_2d;
 pub mod fabrik_rig_2d;
 pub mod foot_grounder_2d;
+pub mod leg_stepper_2d;
 pub mod look_at_2d;
 pub mod path_chain_2d;
 pub mod reach2d;

@@ -1,12 +1,13 @@
 //! `TwoBoneIk2D`: the analytic two-bone solver (law of cosines) for arms and legs; the knee bends the artist's
 //! way, the flipped way, or toward a pole.
 
-use glam::{Affine2, Mat2};
+use glam::Affine2;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{BendSide, LimbAim, LimbStretch, Vec2, solve_limb};
 
-use crate::frame::{self, BoneDriver, NodeState, Solved};
+use crate::drive::{self, Drive, DrivenLeg};
+use crate::frame::{BoneDriver, NodeState, Solved};
 use crate::gizmo;
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
@@ -35,10 +36,11 @@ use crate::setup::{self, Setup, Slots};
 /// on, the tip bone's local [member Node2D.position]); angle limits set with [method set_angle_limits] (index 0 =
 /// upper, 1 = lower) clamp the written rotations.
 ///
-/// [b]Legs on uneven ground.[/b] A [FootGrounder2D] that names this node as a leg solves it at run time (this
-/// node's own [member update_mode] then rests), toward the ground under the animated foot instead of
-/// [member target]; such a leg needs no target (without one, and without the grounder's goal, it keeps its
-/// pose).
+/// [b]Legs on uneven ground, legs that walk.[/b] A [FootGrounder2D] or a [LegStepper2D] that names this node as a
+/// leg solves it at run time (this node's own [member update_mode] then rests), toward the ground under the
+/// animated foot or the stepper's planted and swinging foot instead of [member target]; such a leg needs no target
+/// (without one, and without the helper's goal, it keeps its pose; so does a leg the helper drives when it is
+/// solved without a goal).
 #[reach2d_macros::node(frame)]
 #[derive(GodotClass)]
 #[class(init, tool, base = Node2D)]
@@ -110,8 +112,8 @@ pub struct TwoBoneIk2D {
     /// The side the limb last bent to without a pole, in the root's parent frame (+1, -1, or 0 before any bent pose
     /// was seen): the side a straight input keeps.
     bend_memory: f32,
-    /// What a `FootGrounder2D` asks of this leg (nothing unless one names it as a leg).
-    ground: Grounding,
+    /// What a `FootGrounder2D` or `LegStepper2D` asks of this leg (nothing unless one names it as a leg).
+    drive: Drive,
     limits: AngleLimits,
     state: NodeState,
     base: Base<Node2D>,
@@ -140,7 +142,7 @@ impl BoneDriver for TwoBoneIk2D {
     }
 
     fn driven_elsewhere(&self) -> bool {
-        self.ground.driven
+        self.drive.driven()
     }
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
@@ -177,81 +179,41 @@ impl BoneDriver for TwoBoneIk2D {
 }
 
 impl TwoBoneIk2D {
-    /// The target (or the ground goal a grounder set), the pole and the two bones, checked in that order without
-    /// touching a bone. `None`: a grounded leg with no target and no ground goal, which keeps its pose.
+    /// The target (or the goal a helper set), the pole and the two bones, checked in that order without touching a
+    /// bone. `None`: a helper's leg with no goal now (and no target, or driven), which keeps its pose.
     fn check(&mut self) -> Result<Option<Setup>, Problem> {
-        // A grounded leg reaches for the grounder's goal instead of its target; without either it keeps its pose.
-        let keeps_pose = self.ground.goal.is_none() && self.ground.attached && self.target.is_none();
-        let target = (self.ground.goal.is_none() && !keeps_pose).then_some(&self.target);
-        let slots =
-            Slots { target, pole: Some(&self.pole), root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Limb };
-        let setup = setup::check(&mut self.state.bones, slots)?;
-        Ok(match self.ground.goal {
-            Some(goal) => Some(Setup { goal, ..setup }),
-            None if keeps_pose => None,
-            None => Some(setup),
-        })
+        let slots = Slots {
+            target: Some(&self.target),
+            pole: Some(&self.pole),
+            root: &self.root_bone,
+            tip: &self.tip_bone,
+            shape: Shape::Limb,
+        };
+        self.drive.check(&mut self.state.bones, slots)
     }
 
-    /// `FootGrounder2D`: a grounder names this leg (`attached`) and, at run time, solves it itself (`driven`: the
-    /// leg's own update mode then does nothing, so it never solves twice in a frame).
-    pub(crate) fn set_grounding(&mut self, attached: bool, driven: bool) {
-        self.ground.attached = attached;
-        self.ground.driven = driven;
+    /// A helper names this leg (`attached`) and solves it itself (`driven`: the leg's own update mode then does
+    /// nothing, so it never solves twice in a frame).
+    pub(crate) fn set_drive(&mut self, attached: bool, driven: bool) {
+        self.drive.set(attached, driven);
     }
 
-    /// `FootGrounder2D`: the limb's animated pose, that is each bone's last rotation this node did not write (the
-    /// animation's, the scene's): the root bone's origin and the end effector, global px, and the tip bone's global
-    /// transform in that pose. Reads the bones as a solve does (the same start, so the solve that follows sees the
-    /// same pose). `Ok(None)` while the leg is disabled; `Err` when the leg cannot be read, which the leg reports
-    /// itself (once, like a failed solve).
+    /// `FootGrounder2D`, `LegStepper2D`: the limb's animated pose, that is each bone's last rotation this node did
+    /// not write (the animation's, the scene's): the root bone's origin and the end effector, global px, and the tip
+    /// bone's global transform in that pose ([`drive::animated_limb`]).
     pub(crate) fn animated_limb(&mut self) -> Result<Option<(Vec2, Vec2, Affine2)>, ()> {
-        if !self.enabled {
-            return Ok(None);
-        }
-        match frame::counted(|| self.read_animated_limb()) {
-            Ok(limb) => Ok(Some(limb)),
-            Err(problem) => {
-                frame::refuse(self, problem);
-                Err(())
-            }
-        }
+        drive::animated_limb(self)
     }
 
-    fn read_animated_limb(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
-        let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Limb };
-        setup::check(&mut self.state.bones, slots)?;
-        let stretch = LimbStretch::new(self.stretch, self.compress);
-        let bones = &mut self.state.bones;
-        let authored = bones::authored_tip_position(bones, stretch.is_some());
-        bones::read_adjusted(
-            bones,
-            TipEnd::BoneLength,
-            Start::new(self.solve_from_rest, self.weight * self.state.character.weight()),
-            |poses| {
-                if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
-                    tip.position = position;
-                }
-            },
-        )?;
-        let pose = bones.pose.pose();
-        let mut global = pose.parent;
-        for (bone, &rotation) in pose.bones.iter().zip(bones.memory.unwritten()) {
-            global *= Affine2::from_mat2_translation(Mat2::from_angle(rotation) * bone.basis, bone.position);
-        }
-        let end = global.transform_point2(pose.tip_offset);
-        let root = pose.parent.transform_point2(pose.bones.first().map_or(Vec2::ZERO, |b| b.position));
-        let finite = root.is_finite() && end.is_finite() && global.is_finite();
-        if finite { Ok((root, end, global)) } else { Err(Problem::PoseNotFinite) }
+    /// `LegStepper2D`: the end effector in that pose, enabled or not ([`drive::read_limb`]).
+    pub(crate) fn unwritten_end(&mut self) -> Result<Vec2, ()> {
+        drive::read_limb(self).map(|(_, end, _)| end)
     }
 
-    /// `FootGrounder2D`: solves now toward `goal` (global px) instead of the target, advancing time by `delta`
-    /// seconds, reported like `solve()`. Returns `true` when the bones were written.
+    /// `FootGrounder2D`, `LegStepper2D`: solves now toward `goal` (global px) instead of the target, advancing time
+    /// by `delta` seconds, reported like `solve()`. Returns `true` when the bones were written.
     pub(crate) fn solve_toward(&mut self, goal: Vec2, delta: f64) -> bool {
-        self.ground.goal = Some(goal);
-        let solved = frame::solve_for(self, delta);
-        self.ground.goal = None;
-        solved
+        drive::solve_toward(self, goal, delta)
     }
 
     /// The tip bone of the resolved limb (`None` before it is resolved).
@@ -267,13 +229,24 @@ impl TwoBoneIk2D {
     }
 }
 
-/// What a `FootGrounder2D` asks of a leg.
-#[derive(Default)]
-pub struct Grounding {
-    /// A grounder names this leg: without a target the leg keeps its pose unless the grounder gives it a goal.
-    attached: bool,
-    /// At run time the grounder solves this leg itself; the leg's own update mode does nothing.
-    driven: bool,
-    /// The goal of the solve the grounder runs now (global px), instead of the target's position.
-    goal: Option<Vec2>,
+impl DrivenLeg for TwoBoneIk2D {
+    fn drive(&mut self) -> &mut Drive {
+        &mut self.drive
+    }
+
+    /// The limb read as a solve reads it: the tip bone at its authored position, however a stretch moved it.
+    fn read_unwritten(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
+        let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Limb };
+        setup::check(&mut self.state.bones, slots)?;
+        let stretch = LimbStretch::new(self.stretch, self.compress);
+        let weight = self.weight * self.state.character.weight();
+        let bones = &mut self.state.bones;
+        let authored = bones::authored_tip_position(bones, stretch.is_some());
+        bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(self.solve_from_rest, weight), |poses| {
+            if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
+                tip.position = position;
+            }
+        })?;
+        drive::unwritten_limb(bones)
+    }
 }

@@ -14,9 +14,17 @@ use std::time::Duration;
 
 /// The scripts `bench` runs, in order: the realistic (game-like) workload, the fixed-iteration easy case, the
 /// multi-effector rig against stacked chains, grounded feet against the plain legs, the path chain against the same
-/// fit in GDScript, then CopyTransform2D against the same copy written in GDScript.
-const FULL: [&str; 6] =
-    ["bench_game.gd", "bench_nodes.gd", "bench_rig.gd", "bench_ground.gd", "bench_path.gd", "bench_copy.gd"];
+/// fit in GDScript, CopyTransform2D against the same copy written in GDScript, then stepping legs against the
+/// plain legs.
+const FULL: [&str; 7] = [
+    "bench_game.gd",
+    "bench_nodes.gd",
+    "bench_rig.gd",
+    "bench_ground.gd",
+    "bench_path.gd",
+    "bench_copy.gd",
+    "bench_stepper.gd",
+];
 
 /// Runs the benchmarks; with `quick`, only the realistic workload with a few chains (a check that it runs, not a
 /// measurement); with `only`, the scripts whose name contains that word (`--only copy`: bench_copy.gd); with

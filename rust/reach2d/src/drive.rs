@@ -1,0 +1,109 @@
+//! What a helper node (`FootGrounder2D`, `LegStepper2D`) asks of a leg it drives, kept by each class that can be a
+//! leg (`TwoBoneIk2D`, `FabrikChain2D`, `CcdChain2D`): whether a helper names it, whether the helper solves it at run
+//! time (its own ticks then rest), and the goal of the solve the helper runs now, handed over on the Rust side so the
+//! user's target node is never moved. Also the leg's unwritten pose, which the helpers read: the pose the IK did not
+//! write (the animation's, the scene's).
+
+use glam::{Affine2, Mat2};
+use reach2d_core::Vec2;
+
+use crate::frame::{self, BoneDriver};
+use crate::io::bones::Bones;
+use crate::problem::Problem;
+use crate::setup::{self, Setup, Slots};
+
+/// What a helper node asks of a leg (nothing unless one names it).
+#[derive(Default)]
+pub struct Drive {
+    /// A helper names this leg: without a target (or while driven) the leg keeps its pose unless the helper gives
+    /// it a goal.
+    attached: bool,
+    /// The helper solves this leg itself (at run time; a `LegStepper2D` also in its editor preview): the leg's own
+    /// ticks do nothing, so it never solves twice in a frame.
+    driven: bool,
+    /// The goal of the solve the helper runs now (global px), instead of the target's position.
+    goal: Option<Vec2>,
+}
+
+impl Drive {
+    /// A helper names the leg (`attached`) and solves it itself (`driven`).
+    pub fn set(&mut self, attached: bool, driven: bool) {
+        self.attached = attached;
+        self.driven = driven;
+    }
+
+    /// `true` while a helper solves the leg itself.
+    pub fn driven(&self) -> bool {
+        self.driven
+    }
+
+    /// The setup check of this solve (`setup::check` on `slots`, the leg's own): the helper's goal in place of the
+    /// target's position when it gave one; `None` for a leg a helper names that has no goal now and is driven or has
+    /// no target (it keeps its pose); else the target's, checked as usual.
+    pub fn check(&self, bones: &mut Bones, mut slots: Slots<'_>) -> Result<Option<Setup>, Problem> {
+        let has_target = slots.target.is_some_and(Option::is_some);
+        let keeps_pose = self.goal.is_none() && self.attached && (self.driven || !has_target);
+        if self.goal.is_some() || keeps_pose {
+            slots.target = None;
+        }
+        let setup = setup::check(bones, slots)?;
+        Ok(match self.goal {
+            Some(goal) => Some(Setup { goal, ..setup }),
+            None if keeps_pose => None,
+            None => Some(setup),
+        })
+    }
+}
+
+/// A leg class: it keeps a [`Drive`] and reads its unwritten pose.
+pub trait DrivenLeg: BoneDriver {
+    fn drive(&mut self) -> &mut Drive;
+    /// Reads the bones as a solve does (the same start, so the solve that follows sees the same pose) and returns
+    /// [`unwritten_limb`].
+    fn read_unwritten(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem>;
+}
+
+/// The leg's unwritten pose ([`unwritten_limb`]): `Ok(None)` while the leg is disabled (the grounder leaves such a
+/// leg alone); `Err` when the leg cannot be read, which the leg reports itself (once, like a failed solve).
+pub fn animated_limb<T: DrivenLeg>(leg: &mut T) -> Result<Option<(Vec2, Vec2, Affine2)>, ()> {
+    if !leg.enabled() {
+        return Ok(None);
+    }
+    read_limb(leg).map(Some)
+}
+
+/// The leg's unwritten pose ([`unwritten_limb`]), whether it is enabled or not; `Err` when the leg cannot be read,
+/// which the leg reports itself (once, like a failed solve).
+pub fn read_limb<T: DrivenLeg>(leg: &mut T) -> Result<(Vec2, Vec2, Affine2), ()> {
+    match frame::counted(|| leg.read_unwritten()) {
+        Ok(limb) => Ok(limb),
+        Err(problem) => {
+            frame::refuse(leg, problem);
+            Err(())
+        }
+    }
+}
+
+/// Solves `leg` now toward `goal` (global px) instead of its target, advancing time by `delta` seconds, reported
+/// like `solve()`. Returns `true` when the bones were written.
+pub fn solve_toward<T: DrivenLeg>(leg: &mut T, goal: Vec2, delta: f64) -> bool {
+    leg.drive().goal = Some(goal);
+    let solved = frame::solve_for(leg, delta);
+    leg.drive().goal = None;
+    solved
+}
+
+/// The chain just read into `bones`, posed with each bone's last rotation the node did not write: the root bone's
+/// origin and the end effector (global px) and the tip bone's global transform. A pose that is not finite is
+/// [`Problem::PoseNotFinite`].
+pub fn unwritten_limb(bones: &Bones) -> Result<(Vec2, Vec2, Affine2), Problem> {
+    let pose = bones.pose.pose();
+    let mut global = pose.parent;
+    for (bone, &rotation) in pose.bones.iter().zip(bones.memory.unwritten()) {
+        global *= Affine2::from_mat2_translation(Mat2::from_angle(rotation) * bone.basis, bone.position);
+    }
+    let end = global.transform_point2(pose.tip_offset);
+    let root = pose.parent.transform_point2(pose.bones.first().map_or(Vec2::ZERO, |b| b.position));
+    let finite = root.is_finite() && end.is_finite() && global.is_finite();
+    if finite { Ok((root, end, global)) } else { Err(Problem::PoseNotFinite) }
+}

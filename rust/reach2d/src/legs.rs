@@ -1,0 +1,160 @@
+//! The legs a helper node drives (`FootGrounder2D`, `LegStepper2D`): which classes can be a leg ([`Leg`]), and
+//! telling each named leg that it is driven ([`LegMarks`]). What a leg keeps of it is `drive.rs`'s.
+
+use godot::classes::Node2D;
+use godot::obj::{Gd, InstanceId};
+use reach2d_core::Vec2;
+
+use crate::frame::{self, BoneDriver, NodeFields, uncounted};
+use crate::nodes::ccd_chain_2d::CcdChain2D;
+use crate::nodes::fabrik_chain_2d::FabrikChain2D;
+use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
+use crate::problem::Problem;
+
+/// A node that can be a leg: a two-bone limb or a chain of any length.
+#[derive(Clone)]
+pub enum Leg {
+    TwoBone(Gd<TwoBoneIk2D>),
+    Fabrik(Gd<FabrikChain2D>),
+    Ccd(Gd<CcdChain2D>),
+}
+
+impl Leg {
+    /// `node` as a leg, or `None` for a node of another class (a class lookup: call it when the legs change, not
+    /// per frame).
+    pub fn of(node: &Gd<Node2D>) -> Option<Leg> {
+        let node = node.clone();
+        let node = match node.try_cast::<TwoBoneIk2D>() {
+            Ok(leg) => return Some(Leg::TwoBone(leg)),
+            Err(node) => node,
+        };
+        let node = match node.try_cast::<FabrikChain2D>() {
+            Ok(leg) => return Some(Leg::Fabrik(leg)),
+            Err(node) => node,
+        };
+        node.try_cast::<CcdChain2D>().ok().map(Leg::Ccd)
+    }
+
+    /// The leg's instance id (no engine call).
+    pub fn id(&self) -> InstanceId {
+        match self {
+            Leg::TwoBone(leg) => leg.instance_id_unchecked(),
+            Leg::Fabrik(leg) => leg.instance_id_unchecked(),
+            Leg::Ccd(leg) => leg.instance_id_unchecked(),
+        }
+    }
+
+    /// `true` while the leg was not freed (an object-database lookup, no engine call).
+    pub fn is_alive(&self) -> bool {
+        match self {
+            Leg::TwoBone(leg) => leg.is_instance_valid(),
+            Leg::Fabrik(leg) => leg.is_instance_valid(),
+            Leg::Ccd(leg) => leg.is_instance_valid(),
+        }
+    }
+
+    /// Tells the leg that a helper names it (`attached`) and solves it itself (`driven`).
+    pub fn set_drive(&mut self, attached: bool, driven: bool) {
+        match self {
+            Leg::TwoBone(leg) => leg.bind_mut().set_drive(attached, driven),
+            Leg::Fabrik(leg) => leg.bind_mut().set_drive(attached, driven),
+            Leg::Ccd(leg) => leg.bind_mut().set_drive(attached, driven),
+        }
+    }
+
+    /// The leg's own setup check (its bones, through `setup::check`; a leg a helper names needs no target), without
+    /// touching a bone.
+    pub fn check_setup(&mut self) -> Result<(), Problem> {
+        match self {
+            Leg::TwoBone(leg) => uncounted(|| leg.bind_mut()).check_setup(),
+            Leg::Fabrik(leg) => uncounted(|| leg.bind_mut()).check_setup(),
+            Leg::Ccd(leg) => uncounted(|| leg.bind_mut()).check_setup(),
+        }
+    }
+
+    /// The leg's end effector in the pose the IK did not write (the animation's, the scene's), global px, whether
+    /// the leg is enabled or not; `Err` when it cannot be read (the leg reports why itself).
+    pub fn unwritten_end(&mut self) -> Result<Vec2, ()> {
+        match self {
+            Leg::TwoBone(leg) => uncounted(|| leg.bind_mut()).unwritten_end(),
+            Leg::Fabrik(leg) => uncounted(|| leg.bind_mut()).unwritten_end(),
+            Leg::Ccd(leg) => uncounted(|| leg.bind_mut()).unwritten_end(),
+        }
+    }
+
+    /// Editor: puts the leg's authored pose back, as when its own preview stops (a `LegStepper2D`'s preview
+    /// stopped).
+    pub fn stop_preview(&mut self) {
+        match self {
+            Leg::TwoBone(leg) => frame::stop_preview(&mut leg.bind_mut().state().bones),
+            Leg::Fabrik(leg) => frame::stop_preview(&mut leg.bind_mut().state().bones),
+            Leg::Ccd(leg) => frame::stop_preview(&mut leg.bind_mut().state().bones),
+        }
+    }
+
+    /// Solves the leg now toward `goal` (global px), advancing time by `delta` seconds; `true` when it wrote its
+    /// bones (it reports a failure itself).
+    pub fn solve_toward(&mut self, goal: Vec2, delta: f64) -> bool {
+        match self {
+            Leg::TwoBone(leg) => uncounted(|| leg.bind_mut()).solve_toward(goal, delta),
+            Leg::Fabrik(leg) => uncounted(|| leg.bind_mut()).solve_toward(goal, delta),
+            Leg::Ccd(leg) => uncounted(|| leg.bind_mut()).solve_toward(goal, delta),
+        }
+    }
+}
+
+/// The legs a helper names, told that it drives them (their own ticks then rest) while it drives them.
+#[derive(Default)]
+pub struct LegMarks {
+    marked: Vec<Option<Leg>>,
+    /// Whether the marked legs were last told they are driven.
+    driven: bool,
+}
+
+impl LegMarks {
+    /// Marks the legs in `slots` (driven or only attached), unmarking a leg that left its slot. Cheap: a comparison
+    /// of instance ids per leg, and a call only on a change; allocates only when the number of slots changes.
+    pub fn update(&mut self, slots: impl ExactSizeIterator<Item = Option<Leg>>, driven: bool) {
+        let count = slots.len();
+        if self.marked.len() > count {
+            for mut old in self.marked.drain(count..).flatten().filter(Leg::is_alive) {
+                old.set_drive(false, false);
+            }
+        }
+        self.marked.resize(count, None);
+        for (marked, slot) in self.marked.iter_mut().zip(slots) {
+            let same = match (&*marked, &slot) {
+                (Some(a), Some(b)) => a.id() == b.id(),
+                (None, None) => true,
+                _ => false,
+            };
+            if !same && let Some(mut old) = marked.take().filter(Leg::is_alive) {
+                old.set_drive(false, false);
+            }
+            if let Some(mut leg) = slot {
+                if !same || self.driven != driven {
+                    leg.set_drive(true, driven);
+                }
+                *marked = Some(leg);
+            }
+        }
+        self.driven = driven;
+    }
+
+    /// The legs solve by themselves again (the helper is disabled); they stay attached.
+    pub fn stop_driving(&mut self) {
+        for leg in self.marked.iter_mut().flatten().filter(|leg| leg.is_alive()) {
+            leg.set_drive(true, false);
+        }
+        self.driven = false;
+    }
+
+    /// Unmarks every leg (the helper left the tree).
+    pub fn release(&mut self) {
+        for marked in &mut self.marked {
+            if let Some(mut leg) = marked.take().filter(Leg::is_alive) {
+                leg.set_drive(false, false);
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! `LegStepper2D`'s setup (a plain `impl` block of the class): checking it, resolving and marking the legs, and
+//! letting go of everything it wrote. Not per frame but for the marking, which is cheap (`legs.rs`).
+
+use godot::obj::WithBaseField;
+
+use crate::editor::in_editor;
+use crate::frame::uncounted;
+use crate::problem::Problem;
+use crate::stepper_state::check_setup;
+
+use super::LegStepper2D;
+
+impl LegStepper2D {
+    /// The setup as it stands, without touching a bone (class lookups: not per frame).
+    pub(super) fn check_setup(&self) -> Result<(), Problem> {
+        check_setup(&self.legs, &self.body, &self.to_gd().upcast())
+    }
+
+    /// Resolves the legs now, inside the tree (they are marked before any of them ticks again), and shows what is
+    /// wrong with the setup, if anything; outside the tree, on entering it. Allocates: only when the legs change.
+    pub(super) fn resolve_legs(&mut self) {
+        self.state.resolved = false;
+        if !self.base().is_inside_tree() {
+            return;
+        }
+        let problem = self.check_everything().err();
+        self.show(problem);
+    }
+
+    /// The whole setup: `check_setup`, the legs resolved if they changed and marked, then each leg's own setup (its
+    /// bones; a leg the stepper names needs no target). Not per frame.
+    pub(super) fn check_everything(&mut self) -> Result<(), Problem> {
+        let mut checked = self.check_setup();
+        if checked.is_ok() && !self.state.resolved {
+            checked = uncounted(|| self.state.resolve(&self.legs, &self.gait_groups));
+        }
+        self.mark_legs();
+        checked.and_then(|()| self.state.check_legs())
+    }
+
+    /// Marks the resolved legs as driven by this node while it steps (at run time, or previewing in the editor).
+    pub(super) fn mark_legs(&mut self) {
+        let driven = self.enabled && (!in_editor() || self.editor_preview);
+        // A freed leg is never cloned (a handle to a freed object must not be touched).
+        let legs = self.state.legs.iter().map(|leg| leg.is_alive().then(|| leg.clone()));
+        uncounted(|| self.state.marks.update(legs, driven));
+    }
+
+    /// Takes back everything this node wrote (the body's offset; the legs' preview in the editor); the legs solve
+    /// by themselves, and the feet are planted anew next time.
+    pub(super) fn let_go(&mut self) {
+        self.state.release_body(&self.body);
+        self.state.forget_feet();
+        if self.state.active {
+            self.state.active = false;
+            self.state.marks.stop_driving();
+            if in_editor() {
+                for leg in self.state.legs.iter_mut().filter(|l| l.is_alive()) {
+                    leg.stop_preview();
+                }
+            }
+        }
+    }
+}
