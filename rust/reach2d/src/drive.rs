@@ -55,12 +55,38 @@ impl Drive {
     }
 }
 
-/// A leg class: it keeps a [`Drive`] and reads its unwritten pose.
+/// A leg class: it keeps a [`Drive`] and reads its unwritten pose; the rest of what a helper asks of a leg comes
+/// with that, the same for every class.
 pub trait DrivenLeg: BoneDriver {
+    /// The leg's [`Drive`].
     fn drive(&mut self) -> &mut Drive;
     /// Reads the bones as a solve does (the same start, so the solve that follows sees the same pose) and returns
     /// [`unwritten_limb`].
     fn read_unwritten(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem>;
+
+    /// A helper names this leg (`attached`) and solves it itself (`driven`: the leg's own update mode then does
+    /// nothing, so it never solves twice in a frame).
+    fn set_drive(&mut self, attached: bool, driven: bool) {
+        self.drive().set(attached, driven);
+    }
+
+    /// `LegStepper2D`: the end effector in the pose this node did not write, enabled or not, global px
+    /// ([`read_limb`]).
+    fn unwritten_end(&mut self) -> Result<Vec2, ()>
+    where
+        Self: Sized,
+    {
+        read_limb(self).map(|(_, end, _)| end)
+    }
+
+    /// `FootGrounder2D`, `LegStepper2D`: solves now toward `goal` (global px) instead of the target, advancing time
+    /// by `delta` seconds, reported like `solve()`. Returns `true` when the bones were written.
+    fn solve_toward(&mut self, goal: Vec2, delta: f64) -> bool
+    where
+        Self: Sized,
+    {
+        solve_toward(self, goal, delta)
+    }
 }
 
 /// The leg's unwritten pose ([`unwritten_limb`]): `Ok(None)` while the leg is disabled (the grounder leaves such a

@@ -5,6 +5,7 @@ use godot::classes::Node2D;
 use godot::obj::{Gd, InstanceId};
 use reach2d_core::Vec2;
 
+use crate::drive::DrivenLeg;
 use crate::frame::{self, BoneDriver, NodeFields, uncounted};
 use crate::nodes::ccd_chain_2d::CcdChain2D;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;

@@ -140,23 +140,6 @@ impl FabrikChain2D {
         };
         self.drive.check(&mut self.state.bones, slots)
     }
-
-    /// A `LegStepper2D` names this chain as a leg (`attached`) and solves it itself (`driven`).
-    pub(crate) fn set_drive(&mut self, attached: bool, driven: bool) {
-        self.drive.set(attached, driven);
-    }
-
-    /// `LegStepper2D`: the chain's end effector in the pose this node did not write, global px
-    /// ([`drive::read_limb`]).
-    pub(crate) fn unwritten_end(&mut self) -> Result<Vec2, ()> {
-        drive::read_limb(self).map(|(_, end, _)| end)
-    }
-
-    /// `LegStepper2D`: solves now toward `goal` (global px) instead of the target, advancing time by `delta`
-    /// seconds, reported like `solve()`. Returns `true` when the bones were written.
-    pub(crate) fn solve_toward(&mut self, goal: Vec2, delta: f64) -> bool {
-        drive::solve_toward(self, goal, delta)
-    }
 }
 
 impl DrivenLeg for FabrikChain2D {

@@ -3,7 +3,7 @@
 //!
 //! A helper node rather than a property of the leg, because lowering the hips needs every leg's ground at once,
 //! before either leg solves. It never writes a user's node: each leg reaches for a goal the grounder hands it on the
-//! Rust side (`TwoBoneIk2D::solve_toward`), in place of its target; the hips get a position offset the grounder owns
+//! Rust side (`DrivenLeg::solve_toward`), in place of its target; the hips get a position offset the grounder owns
 //! and the foot bones a rotation, both remembered and put back when it is disabled, leaves the tree or runs in the
 //! editor (where it writes nothing). Its state and the steps of its frame are in `grounder_state.rs`.
 
@@ -13,6 +13,7 @@ use godot::prelude::*;
 use reach2d_core::Vec2;
 use reach2d_core::ground::{GroundSettings, hips_drop, max_step, step_value};
 
+use crate::drive::DrivenLeg;
 use crate::editor::in_editor;
 use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
 use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading, check_setup};

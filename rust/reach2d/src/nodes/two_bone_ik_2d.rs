@@ -192,28 +192,11 @@ impl TwoBoneIk2D {
         self.drive.check(&mut self.state.bones, slots)
     }
 
-    /// A helper names this leg (`attached`) and solves it itself (`driven`: the leg's own update mode then does
-    /// nothing, so it never solves twice in a frame).
-    pub(crate) fn set_drive(&mut self, attached: bool, driven: bool) {
-        self.drive.set(attached, driven);
-    }
-
     /// `FootGrounder2D`, `LegStepper2D`: the limb's animated pose, that is each bone's last rotation this node did
     /// not write (the animation's, the scene's): the root bone's origin and the end effector, global px, and the tip
     /// bone's global transform in that pose ([`drive::animated_limb`]).
     pub(crate) fn animated_limb(&mut self) -> Result<Option<(Vec2, Vec2, Affine2)>, ()> {
         drive::animated_limb(self)
-    }
-
-    /// `LegStepper2D`: the end effector in that pose, enabled or not ([`drive::read_limb`]).
-    pub(crate) fn unwritten_end(&mut self) -> Result<Vec2, ()> {
-        drive::read_limb(self).map(|(_, end, _)| end)
-    }
-
-    /// `FootGrounder2D`, `LegStepper2D`: solves now toward `goal` (global px) instead of the target, advancing time
-    /// by `delta` seconds, reported like `solve()`. Returns `true` when the bones were written.
-    pub(crate) fn solve_toward(&mut self, goal: Vec2, delta: f64) -> bool {
-        drive::solve_toward(self, goal, delta)
     }
 
     /// The tip bone of the resolved limb (`None` before it is resolved).
