@@ -29,18 +29,18 @@ func _ready() -> void:
 	center.set_anchors_preset(Control.PRESET_FULL_RECT)
 	add_child(center)
 	var box := VBoxContainer.new()
-	# Eleven demos in a 540 px window: rows close enough that the last one and the hint stay in view.
-	box.add_theme_constant_override("separation", 6)
+	# Twelve demos in a 540 px window: rows close enough that the last one and the hint stay in view.
+	box.add_theme_constant_override("separation", 4)
 	center.add_child(box)
 	var title := Label.new()
 	title.text = "Reach2D"
-	title.add_theme_font_size_override("font_size", 38)
+	title.add_theme_font_size_override("font_size", 32)
 	title.add_theme_color_override("font_color", Color(0.98, 0.72, 0.25))
 	title.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 	box.add_child(title)
 	var subtitle := Label.new()
 	subtitle.text = "Fast, exact 2D inverse kinematics for Godot 4"
-	subtitle.add_theme_font_size_override("font_size", 16)
+	subtitle.add_theme_font_size_override("font_size", 15)
 	subtitle.add_theme_color_override("font_color", Color(0.75, 0.8, 0.88))
 	subtitle.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 	box.add_child(subtitle)
@@ -53,8 +53,8 @@ func _ready() -> void:
 		box.add_child(row)
 		var button := Button.new()
 		button.text = demo[0]
-		button.custom_minimum_size = Vector2(170, 34)
-		button.add_theme_font_size_override("font_size", 17)
+		button.custom_minimum_size = Vector2(170, 29)
+		button.add_theme_font_size_override("font_size", 15)
 		var path: String = demo[1]
 		button.pressed.connect(func() -> void: get_tree().change_scene_to_file(path))
 		row.add_child(button)
