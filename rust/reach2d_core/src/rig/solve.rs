@@ -38,8 +38,9 @@ impl FabrikRig {
     ///
     /// Stops when every end is within `settings.tolerance`, when a pass moves no point by more than a millionth of
     /// the rig's size (settled: the weighted compromise of targets out of reach), or after
-    /// `settings.max_iterations` passes. `reached` means every effector within tolerance; `distance` is the
-    /// largest distance. With limits the pose is first conformed to them (`iterations` may then be 0 with the
+    /// `settings.max_iterations` passes; the result is the pose with the smallest weighted sum of squared distances
+    /// seen, the start included. `reached` means every effector within tolerance; `distance` is the largest
+    /// distance. With limits the pose is first conformed to them (`iterations` may then be 0 with the
     /// pose changed). Never panics; allocates nothing.
     ///
     /// # Errors
@@ -85,9 +86,9 @@ impl FabrikRig {
         }
         let mut distance = self.worst(points, effectors);
         // The sub-base compromise is no descent: on some trees a pass ends farther from the targets than it began
-        // (a reachable pose seen left 21.8 px off from 11.7 px). The best pose seen is the result, never worse
-        // than the start.
-        let mut best = distance;
+        // (a reachable pose seen left 21.8 px off from 11.7 px). The best pose seen by the weighted squared
+        // distances (what the fit weighs) is the result, never worse than the start.
+        let mut best = self.misfit(points, effectors);
         self.best.copy_from_slice(points);
         let mut iterations = 0;
         while distance > tol && iterations < settings.max_iterations {
@@ -96,8 +97,9 @@ impl FabrikRig {
             self.backward(points, effectors);
             self.forward(points, root, limits, root_dir);
             distance = self.worst(points, effectors);
-            if distance < best {
-                best = distance;
+            let misfit = self.misfit(points, effectors);
+            if misfit < best {
+                best = misfit;
                 self.best.copy_from_slice(points);
             }
             let moved = points.iter().zip(&self.last).map(|(a, b)| a.distance_squared(*b)).fold(0.0, f32::max);
@@ -105,9 +107,9 @@ impl FabrikRig {
                 break;
             }
         }
-        if distance > best {
+        if self.misfit(points, effectors) > best {
             points.copy_from_slice(&self.best);
-            distance = best;
+            distance = self.worst(points, effectors);
         }
         Ok(SolveReport::new(iterations, distance, tol))
     }
@@ -146,6 +148,12 @@ impl FabrikRig {
     fn worst(&self, points: &[Vec2], effectors: &[RigEffector]) -> f32 {
         let n = self.parents.len();
         effectors.iter().enumerate().map(|(k, effector)| points[n + k].distance(effector.target)).fold(0.0, f32::max)
+    }
+
+    /// The weighted sum of the squared distances from the effectors' ends to their targets (px²).
+    fn misfit(&self, points: &[Vec2], effectors: &[RigEffector]) -> f32 {
+        let n = self.parents.len();
+        effectors.iter().enumerate().map(|(k, e)| e.weight * points[n + k].distance_squared(e.target)).sum()
     }
 
     /// Tips to root: each effector's end at its target (a weightless one stays where it is), then each bone placed

@@ -36,7 +36,10 @@ fn without_a_toe_it_is_the_one_ray_foot() {
     let s = settings();
     let heel = GroundHit { point: Vec2::new(10.0, 112.0), normal: Vec2::from_angle(-1.3) };
     let placed = s.place_foot(ANKLE, None, SoleHits { heel: Some(heel), toe: None });
-    assert_eq!(placed, FootPlacement { goal: s.planted(ANKLE, heel), tilt: s.tilt(heel), grounded: true });
+    // Within rounding, not bit for bit: the optimized build differs here in the last bits.
+    assert!(placed.grounded);
+    assert!(placed.goal.distance(s.planted(ANKLE, heel)) <= 1e-4, "{placed:?}");
+    assert_approx_eq!(placed.tilt, s.tilt(heel), 1e-6);
     // A toe whose ray found nothing: the same.
     assert_eq!(s.place_foot(ANKLE, Some(TOE), SoleHits { heel: Some(heel), toe: None }), placed);
     let nothing = s.place_foot(ANKLE, Some(TOE), SoleHits::default());
