@@ -115,6 +115,13 @@ pub fn build(release: bool) -> Result<PathBuf> {
         rename_globals(&built, &dir.join(LIBRARY_FILE))?;
     }
     write_file(&framework.join("Info.plist"), &info_plist())?;
+    // Under CI the slices' folders (over a gigabyte each) go as soon as the framework holds their archives, not
+    // after every other platform's build (see `commands/platforms.rs`).
+    if crate::process::in_ci() {
+        for dir in slice_dirs() {
+            let _ = fs::remove_dir_all(dir);
+        }
+    }
     Ok(framework)
 }
 
