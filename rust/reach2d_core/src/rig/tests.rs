@@ -348,7 +348,7 @@ fn engine_side_round_trip_is_exact_under_a_mirrored_parent() {
 fn a_solve_never_ends_farther_from_the_targets_than_it_started() {
     // A tree the property test found (CI, under qemu-aarch64; the same on x86_64): a bone carrying two branches,
     // one ending 1 px past its origin, every target where the pose turned about the root by -0.166 rad puts it.
-    // The sub-base compromise settled 21.8 px off from 11.7 px before the best pose seen was kept.
+    // The sub-base compromise settled 21.8 px off from 11.7 px before a clear loss went back to the start.
     let parents = [0, 0, 1, 1];
     let tips = [2, 3];
     let root = Vec2::new(3.0, -2.0);

@@ -30,9 +30,8 @@ pub struct FabrikRig {
     pub(super) weight: Vec<f32>,
     /// Per point: its position after the last forward pass (to tell when the iteration has settled).
     pub(super) last: Vec<Vec2>,
-    /// Per point: the pose with the smallest largest distance seen in this solve (the result when a later pass
-    /// ended worse).
-    pub(super) best: Vec<Vec2>,
+    /// Per point: the start of this solve (the result when the passes ended clearly worse).
+    pub(super) start: Vec<Vec2>,
     /// Per bone: the bone's global transform, for the engine-side helpers (written, then solved).
     pub(super) globals: Vec<Affine2>,
     pub(super) solved: Vec<Affine2>,
@@ -86,7 +85,7 @@ impl FabrikRig {
             turn: vec![Vec2::X; n],
             weight: vec![0.0; n + e],
             last: vec![Vec2::ZERO; n + e],
-            best: vec![Vec2::ZERO; n + e],
+            start: vec![Vec2::ZERO; n + e],
             globals: vec![Affine2::IDENTITY; n],
             solved: vec![Affine2::IDENTITY; n],
         })
