@@ -32,11 +32,7 @@ pub fn draw(
     }
     let Some((pose, rotations)) = bones::drawn_pose(bones) else { return };
     // A node scaled to zero has no local space to draw in (and Godot's affine_inverse would complain).
-    let global = affine(node.get_global_transform());
-    let Some(inverse) = global.matrix2.try_inverse() else { return };
-    let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
-    node.draw_set_transform_matrix(transform2d(to_local));
-    let scale = to_local.matrix2.x_axis.length().max(1e-3);
+    let Some(scale) = draw_in_global_space(node) else { return };
     let width = 2.0 / scale;
 
     // The written pose: the read pose with the rotations of the last solve.
@@ -90,11 +86,7 @@ pub fn draw_path(node: &mut Gd<Node2D>, points: &[Vec2], entry: Vec2) {
     if !crate::editor::in_editor() || points.len() < 2 {
         return;
     }
-    let global = affine(node.get_global_transform());
-    let Some(inverse) = global.matrix2.try_inverse() else { return };
-    let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
-    node.draw_set_transform_matrix(transform2d(to_local));
-    let scale = to_local.matrix2.x_axis.length().max(1e-3);
+    let Some(scale) = draw_in_global_space(node) else { return };
     let line: PackedVector2Array = points.iter().map(|&p| vector2(p)).collect();
     node.draw_polyline_ex(&line, PATH_COLOR).width(1.5 / scale).done();
     node.draw_arc_ex(vector2(entry), 6.0 / scale, 0.0, TAU, 24, PATH_COLOR).width(2.0 / scale).done();
@@ -108,11 +100,7 @@ pub fn draw_rig(node: &mut Gd<Node2D>, rig: Option<&FabrikRig>, points: &[Vec2],
         return;
     }
     let Some(rig) = rig.filter(|rig| points.len() == rig.point_count()) else { return };
-    let global = affine(node.get_global_transform());
-    let Some(inverse) = global.matrix2.try_inverse() else { return };
-    let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
-    node.draw_set_transform_matrix(transform2d(to_local));
-    let scale = to_local.matrix2.x_axis.length().max(1e-3);
+    let Some(scale) = draw_in_global_space(node) else { return };
     let width = 2.0 / scale;
     let n = rig.bone_count();
     for i in 1..n {
@@ -143,11 +131,7 @@ pub fn draw_link(node: &mut Gd<Node2D>, source: Option<&Gd<Node2D>>, bone: Optio
         return;
     }
     let Some(bone) = bone.filter(|b| b.is_instance_valid() && b.is_inside_tree()) else { return };
-    let global = affine(node.get_global_transform());
-    let Some(inverse) = global.matrix2.try_inverse() else { return };
-    let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
-    node.draw_set_transform_matrix(transform2d(to_local));
-    let scale = to_local.matrix2.x_axis.length().max(1e-3);
+    let Some(scale) = draw_in_global_space(node) else { return };
     let width = 2.0 / scale;
     let bone_global = affine(bone.get_global_transform());
     let origin = bone_global.translation;
@@ -217,11 +201,7 @@ pub fn draw_steps(node: &mut Gd<Node2D>, gizmo: &StepGizmo<'_>) {
     if !crate::editor::in_editor() {
         return;
     }
-    let global = affine(node.get_global_transform());
-    let Some(inverse) = global.matrix2.try_inverse() else { return };
-    let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
-    node.draw_set_transform_matrix(transform2d(to_local));
-    let scale = to_local.matrix2.x_axis.length().max(1e-3);
+    let Some(scale) = draw_in_global_space(node) else { return };
     let width = 1.5 / scale;
     let arc = |node: &mut Gd<Node2D>, from: Vec2, to: Vec2| {
         let mut last = from;
@@ -245,4 +225,14 @@ pub fn draw_steps(node: &mut Gd<Node2D>, gizmo: &StepGizmo<'_>) {
         }
     }
     node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
+}
+
+/// Sets `node`'s drawing to global px and returns the global-to-local scale (line widths divided by it stay the same
+/// on screen), or `None` when the node's global transform cannot be inverted (a zero scale: nothing is drawn).
+fn draw_in_global_space(node: &mut Gd<Node2D>) -> Option<f32> {
+    let global = affine(node.get_global_transform());
+    let inverse = global.matrix2.try_inverse()?;
+    let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
+    node.draw_set_transform_matrix(transform2d(to_local));
+    Some(to_local.matrix2.x_axis.length().max(1e-3))
 }
