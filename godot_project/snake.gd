@@ -51,8 +51,8 @@ func _demo_ready() -> void:
 	snake_path.position = Vector2(470, 330)
 	snake_path.curve = _loop()
 	add_child(snake_path)
-	snake_rim = _body(26.0, Color(0.16, 0.3, 0.14))
-	snake_body = _body(20.0, Color(0.45, 0.75, 0.35))
+	snake_rim = add_body_line(26.0, Color(0.16, 0.3, 0.14), 0.35)
+	snake_body = add_body_line(20.0, Color(0.45, 0.75, 0.35), 0.35)
 	var scales := Gradient.new()
 	scales.set_color(0, Color(0.62, 0.86, 0.38))
 	scales.set_color(1, Color(0.3, 0.55, 0.25))
@@ -92,7 +92,7 @@ func _demo_ready() -> void:
 		character.add_child(whip)
 		whips.append(whip)
 		whip_paths.append(path)
-		whip_lines.append(_body(9.0, Color(0.72, 0.48, 0.26)))
+		whip_lines.append(add_body_line(9.0, Color(0.72, 0.48, 0.26), 0.35))
 	add_slider("Snake speed (px/s)", 0, 300, 5, speed, func(v: float) -> void: speed = v)
 	add_toggle("Snake's head along the path", true, func(on: bool) -> void: snake.tip_follows_tangent = on)
 
@@ -122,22 +122,6 @@ func _bend_whip_curve(toward: Vector2) -> void:
 		var along: Vector2 = points[mini(i + 1, points.size() - 1)] - points[maxi(i - 1, 0)]
 		whip_curve.set_point_in(i, -along * 0.25)
 		whip_curve.set_point_out(i, along * 0.25)
-
-
-func _body(width: float, color: Color) -> Line2D:
-	var line := Line2D.new()
-	line.width = width
-	line.default_color = color
-	var taper := Curve.new()
-	taper.add_point(Vector2(0, 1))
-	taper.add_point(Vector2(1, 0.35))
-	line.width_curve = taper
-	line.joint_mode = Line2D.LINE_JOINT_ROUND
-	line.begin_cap_mode = Line2D.LINE_CAP_ROUND
-	line.end_cap_mode = Line2D.LINE_CAP_ROUND
-	line.antialiased = true
-	add_child(line)
-	return line
 
 
 func auto_aim(t: float) -> Vector2:

@@ -35,8 +35,8 @@ func _demo_ready() -> void:
 	rotations.fill(0.12)
 	rotations[0] = -PI / 2
 	bones = Rig.chain(skeleton, lengths, rotations, "Bone%d")
-	rim = _body_line(34.0, Color(0.35, 0.12, 0.32))
-	body = _body_line(28.0, Color(0.8, 0.32, 0.55))
+	rim = add_body_line(34.0, Color(0.35, 0.12, 0.32), 0.12)
+	body = add_body_line(28.0, Color(0.8, 0.32, 0.55), 0.12)
 	var gradient := Gradient.new()
 	gradient.set_color(0, Color(0.55, 0.18, 0.42))
 	gradient.set_color(1, Color(0.98, 0.55, 0.6))
@@ -52,22 +52,6 @@ func _demo_ready() -> void:
 	add_child(ik)
 	add_slider("Max angle step (deg)", 0.5, 30.0, 0.5, rad_to_deg(ik.max_angle_step), func(v: float) -> void: ik.max_angle_step = deg_to_rad(v))
 	add_slider("Max iterations", 1, 128, 1, ik.max_iterations, func(v: float) -> void: ik.max_iterations = int(v))
-
-
-func _body_line(width: float, color: Color) -> Line2D:
-	var line := Line2D.new()
-	line.width = width
-	line.default_color = color
-	var curve := Curve.new()
-	curve.add_point(Vector2(0, 1))
-	curve.add_point(Vector2(1, 0.12))
-	line.width_curve = curve
-	line.joint_mode = Line2D.LINE_JOINT_ROUND
-	line.begin_cap_mode = Line2D.LINE_CAP_ROUND
-	line.end_cap_mode = Line2D.LINE_CAP_ROUND
-	line.antialiased = true
-	add_child(line)
-	return line
 
 
 func auto_aim(t: float) -> Vector2:

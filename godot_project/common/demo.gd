@@ -139,6 +139,24 @@ func add_slider(text: String, low: float, high: float, step: float, value: float
 
 
 ## Shows a line of live numbers under the help text.
+## A round-jointed Line2D child, `width` px at its start tapering to `tip` times that at its end: a tentacle's,
+## snake's or whip's body drawn through its bones' joints.
+func add_body_line(width: float, color: Color, tip: float) -> Line2D:
+	var line := Line2D.new()
+	line.width = width
+	line.default_color = color
+	var taper := Curve.new()
+	taper.add_point(Vector2(0, 1))
+	taper.add_point(Vector2(1, tip))
+	line.width_curve = taper
+	line.joint_mode = Line2D.LINE_JOINT_ROUND
+	line.begin_cap_mode = Line2D.LINE_CAP_ROUND
+	line.end_cap_mode = Line2D.LINE_CAP_ROUND
+	line.antialiased = true
+	add_child(line)
+	return line
+
+
 func set_status(text: String) -> void:
 	_status.text = text
 
