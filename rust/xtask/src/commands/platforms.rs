@@ -56,7 +56,7 @@ pub fn run_stage(tally: &mut Tally, platforms: &[Platform]) -> Result {
 /// The folders that only `platform`'s own builds fill (its `std`, dependencies and library; for the web, its test
 /// program's too): what a CI run deletes once the platform is checked. Empty for the host, whose release folder
 /// the benchmark shares.
-pub fn build_folders(platform: Platform) -> Vec<PathBuf> {
+fn build_folders(platform: Platform) -> Vec<PathBuf> {
     let cross = repo_root().join(CROSS_TARGET_DIR);
     match platform {
         _ if Platform::host() == Some(platform) => Vec::new(),
