@@ -6,11 +6,16 @@
 
 use glam::{Affine2, Mat2};
 use reach2d_core::Vec2;
+use reach2d_core::stepper::LegReach;
 
 use crate::frame::{self, BoneDriver};
 use crate::io::bones::Bones;
 use crate::problem::Problem;
 use crate::setup::{self, Setup, Slots};
+
+/// The most a chain leg's end may miss a helper's goal (px): a planted foot's end then moves less than this a frame
+/// as the body walks over it, whatever the leg's own `tolerance` (which stays for its own target).
+pub const HELD_TOLERANCE: f32 = 0.02;
 
 /// What a helper node asks of a leg (nothing unless one names it).
 #[derive(Default)]
@@ -30,6 +35,12 @@ impl Drive {
     pub fn set(&mut self, attached: bool, driven: bool) {
         self.attached = attached;
         self.driven = driven;
+    }
+
+    /// The tolerance (px) of this solve for a chain whose own is `own`: while a helper hands it a goal, at most
+    /// [`HELD_TOLERANCE`], so a planted foot does not creep by up to the leg's tolerance a frame.
+    pub fn tolerance(&self, own: f32) -> f32 {
+        if self.goal.is_some() { own.min(HELD_TOLERANCE) } else { own }
     }
 
     /// `true` while a helper solves the leg itself.
@@ -70,13 +81,14 @@ pub trait DrivenLeg: BoneDriver {
         self.drive().set(attached, driven);
     }
 
-    /// `LegStepper2D`: the end effector in the pose this node did not write, enabled or not, global px
-    /// ([`read_limb`]).
-    fn unwritten_end(&mut self) -> Result<Vec2, ()>
+    /// `LegStepper2D`: the end effector in the pose this node did not write, enabled or not ([`read_limb`]), and
+    /// the leg's reach from its root (the hip), global px.
+    fn unwritten_reach(&mut self) -> Result<(Vec2, LegReach), ()>
     where
         Self: Sized,
     {
-        read_limb(self).map(|(_, end, _)| end)
+        let (hip, end, _) = read_limb(self)?;
+        Ok((end, LegReach::of_lengths(hip, self.state().bones.pose.lengths())))
     }
 
     /// `FootGrounder2D`, `LegStepper2D`: solves now toward `goal` (global px) instead of the target, advancing time

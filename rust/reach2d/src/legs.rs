@@ -4,6 +4,7 @@
 use godot::classes::Node2D;
 use godot::obj::{Gd, InstanceId};
 use reach2d_core::Vec2;
+use reach2d_core::stepper::LegReach;
 
 use crate::drive::DrivenLeg;
 use crate::frame::{self, BoneDriver, NodeFields, uncounted};
@@ -73,13 +74,14 @@ impl Leg {
         }
     }
 
-    /// The leg's end effector in the pose the IK did not write (the animation's, the scene's), global px, whether
-    /// the leg is enabled or not; `Err` when it cannot be read (the leg reports why itself).
-    pub fn unwritten_end(&mut self) -> Result<Vec2, ()> {
+    /// The leg's end effector in the pose the IK did not write (the animation's, the scene's), and its reach from
+    /// its hip, global px, whether the leg is enabled or not; `Err` when it cannot be read (the leg reports why
+    /// itself).
+    pub fn unwritten_reach(&mut self) -> Result<(Vec2, LegReach), ()> {
         match self {
-            Leg::TwoBone(leg) => uncounted(|| leg.bind_mut()).unwritten_end(),
-            Leg::Fabrik(leg) => uncounted(|| leg.bind_mut()).unwritten_end(),
-            Leg::Ccd(leg) => uncounted(|| leg.bind_mut()).unwritten_end(),
+            Leg::TwoBone(leg) => uncounted(|| leg.bind_mut()).unwritten_reach(),
+            Leg::Fabrik(leg) => uncounted(|| leg.bind_mut()).unwritten_reach(),
+            Leg::Ccd(leg) => uncounted(|| leg.bind_mut()).unwritten_reach(),
         }
     }
 

@@ -122,6 +122,11 @@ impl PoseBuffers {
         self.read.view()
     }
 
+    /// The segment lengths between consecutive joints as last read, global px.
+    pub fn lengths(&self) -> &[f32] {
+        &self.lengths
+    }
+
     /// The global joints: as read, then as solved.
     pub fn joints(&self) -> &[Vec2] {
         &self.joints

@@ -114,6 +114,9 @@ pub enum Problem {
     StepperUnderBody,
     /// `LegStepper2D`: its own global transform is NaN, infinite or collapsed (a zero scale).
     StepperNotFinite,
+    /// `LegStepper2D`: the home of `legs[i]` rests at `.1` percent of the leg's reach from its hip, with no room to
+    /// step: a warning, the creature still walks.
+    StepperNoRoom(u16, u8),
 }
 
 impl Problem {
@@ -132,7 +135,13 @@ impl Problem {
                 | Self::StepperNotFinite
                 | Self::StepperBodyCollapsed
                 | Self::StepperLegNotReady(_)
+                | Self::StepperNoRoom(..)
         )
+    }
+
+    /// `true` for a warning that stops nothing: the node still solves (and the frame counts as solved).
+    pub fn is_advisory(self) -> bool {
+        matches!(self, Self::StepperNoRoom(..))
     }
 
     /// `true` for a problem another node prints itself (a grounder's leg reports its own setup): this node only
@@ -209,6 +218,7 @@ impl Problem {
             Self::StepperBodyFreed => "`body` was freed or is outside the tree: set it to a Node2D that exists, or clear it.".into(),
             Self::StepperBodyCollapsed => "`body` has a zero scale or a NaN transform: the body keeps its pose.".into(),
             Self::StepperUnderBody => "`body` is this node or one of its ancestors: raising it would carry the homes along. Put the LegStepper2D beside the skeleton (a child of the creature's root), or pick the torso bone as `body`.".into(),
+            Self::StepperNoRoom(i, percent) => format!("The foot of `legs[{i}]` rests at {percent}% of the leg's full reach from its hip: no step can keep it planted (a foot lifts before its leg stretches past 99%), so it steps in place. Put its home nearer the hip (`home_points`, or the leg's pose), or lengthen the leg."),
             Self::StepperNotFinite => "The node's global transform is NaN, infinite or has a zero scale: the feet keep their place until it is finite again.".into(),
         }
     }

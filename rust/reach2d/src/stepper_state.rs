@@ -8,19 +8,20 @@
 use glam::{Affine2, Mat2};
 use godot::classes::Node2D;
 use godot::prelude::*;
-use reach2d_core::ground::step_value;
 use reach2d_core::stepper::{
-    self, BodyFit, Gait, MAX_GROUPS, StepEvent, StepFoot, StepFrame, StepSettings, fit_body, local_turn,
+    self, BodyLean, Gait, LegReach, MAX_GROUPS, MIN_ROOM, StepEvent, StepFoot, StepFrame, StepSettings,
 };
 use reach2d_core::{SpringCollider, Vec2};
 
 use crate::body_offset::{PositionOffset, RotationOffset};
 use crate::character_weight::CharacterLink;
-use crate::io::convert::{affine, vec2};
+use crate::io::convert::vec2;
 use crate::legs::{Leg, LegMarks};
 use crate::problem::{Problem, Problems};
-use crate::slot::{Slot, in_tree, live, slot};
+use crate::slot::{Slot, slot};
 use crate::world_queries::{Filter, Space, WorldQueries, world_up};
+
+pub mod body;
 
 /// How far (px) a foot lands short of a wall its landing was behind, beyond its `foot_height`.
 const WALL_MARGIN: f32 = 2.0;
@@ -39,6 +40,12 @@ pub struct StepperState {
     pub homes: Vec<Vec2>,
     /// Each home in this node's space, once known (from `home_points`, or read from the leg's authored pose).
     local_homes: Vec<Option<Vec2>>,
+    /// Each leg's hip and lengths in this node's space, read with its home.
+    local_reach: Vec<Option<LegReach>>,
+    /// Each leg's reach this frame, global px.
+    pub reach: Vec<LegReach>,
+    /// A leg whose home leaves no room to step, found when the homes were read (a warning; it still walks).
+    pub no_room: Option<Problem>,
     /// What the last frame's walk told, emitted as signals after it.
     pub events: Vec<StepEvent>,
     /// This node's global transform at the last walked frame (`None`: the feet are planted anew).
@@ -51,6 +58,9 @@ pub struct StepperState {
     /// The body's raise (`amount`, px along up) and tilt (`amount`, radians).
     pub body_position: PositionOffset,
     pub body_rotation: RotationOffset,
+    /// The walk's own raise and tilt of the body (px, radians), as at weight 1: the character's weight scales what
+    /// is written, not the plan, so the steps (and the hips they reach from) do not depend on it.
+    body_plan: BodyLean,
     /// The character's weight (`CharacterWeight2D`): it scales the body's raise and tilt; the legs apply their own.
     pub character: CharacterLink,
     /// The stepper wrote the body, or drives the legs, since it last let go.
@@ -119,6 +129,9 @@ impl StepperState {
         self.homes.resize(n, Vec2::ZERO);
         self.local_homes.clear();
         self.local_homes.resize(n, None);
+        self.local_reach.clear();
+        self.local_reach.resize(n, None);
+        self.reach.resize(n, LegReach { hip: Vec2::ZERO, longest: 0.0, shortest: 0.0 });
         self.events.reserve(2 * n);
         self.resolved = true;
         Ok(())
@@ -132,33 +145,61 @@ impl StepperState {
     /// The homes are read again from the legs' authored pose on the next frame (`capture_homes()`).
     pub fn forget_homes(&mut self) {
         self.local_homes.iter_mut().for_each(|home| *home = None);
+        self.local_reach.iter_mut().for_each(|reach| *reach = None);
     }
 
     /// Each home this frame (`self.homes`, global): `home_points[i]` (this node's space) when given, else the leg's
     /// end effector in its authored pose, read once (`every_frame`: always, the editor) without the body's offset
-    /// `carried` (global px), kept in this node's space `to_global`.
+    /// `carried` (global px), kept in this node's space `to_global`. With it, each leg's hip and lengths (read once
+    /// too), and from them its reach this frame (`self.reach`: the hip rides on the body, offset and all); a home
+    /// that leaves its leg no room to step (`up`) is `self.no_room`.
     pub fn place_homes(
         &mut self,
         to_global: Affine2,
+        up: Vec2,
         home_points: &PackedVector2Array,
         carried: Vec2,
         every_frame: bool,
     ) -> Result<(), Problem> {
         let to_local = to_global.inverse();
+        // Lengths kept in this node's units: a creature scaled later scales its reach with it.
+        let scale = to_global.matrix2.determinant().abs().sqrt();
         let given = home_points.as_slice();
-        for (i, ((leg, local), home)) in
-            self.legs.iter_mut().zip(&mut self.local_homes).zip(&mut self.homes).enumerate()
-        {
-            if let Some(&point) = given.get(i) {
-                *local = Some(vec2(point));
-            } else if local.is_none() || every_frame {
+        let mut read_any = false;
+        for (i, leg) in self.legs.iter_mut().enumerate() {
+            let (local, local_reach) = (&mut self.local_homes[i], &mut self.local_reach[i]);
+            let point = given.get(i);
+            if local_reach.is_none() || every_frame || (point.is_none() && local.is_none()) {
                 if !leg.is_alive() {
                     return Err(Problem::StepperLegMissing(index_of(i)));
                 }
-                let end = leg.unwritten_end().map_err(|()| Problem::StepperLegNotReady(index_of(i)))?;
-                *local = Some(to_local.transform_point2(end - carried));
+                let (end, reach) = leg.unwritten_reach().map_err(|()| Problem::StepperLegNotReady(index_of(i)))?;
+                *local_reach = Some(LegReach {
+                    hip: to_local.transform_point2(reach.hip - carried),
+                    longest: reach.longest / scale,
+                    shortest: reach.shortest / scale,
+                });
+                if point.is_none() {
+                    *local = Some(to_local.transform_point2(end - carried));
+                }
+                read_any = true;
             }
-            *home = local.map_or(Vec2::ZERO, |p| to_global.transform_point2(p));
+            if let Some(&point) = point {
+                *local = Some(vec2(point));
+            }
+            self.homes[i] = local.map_or(Vec2::ZERO, |p| to_global.transform_point2(p));
+            self.reach[i] = local_reach.map_or(self.reach[i], |r| LegReach {
+                hip: to_global.transform_point2(r.hip) + up * self.body_plan.raise,
+                longest: r.longest * scale,
+                shortest: r.shortest * scale,
+            });
+        }
+        if read_any || !given.is_empty() {
+            self.no_room = self.homes.iter().zip(&self.reach).enumerate().find_map(|(i, (&home, reach))| {
+                let tight = reach.usable() && reach.room(home, up) < MIN_ROOM * reach.longest;
+                let percent = (home.distance(reach.hip) / reach.longest * 100.0).round().clamp(0.0, 255.0) as u8;
+                tight.then_some(Problem::StepperNoRoom(index_of(i), percent))
+            });
         }
         Ok(())
     }
@@ -211,8 +252,15 @@ impl StepperState {
             stepper::reground(&mut self.feet, |at, _| probe.plant(at, at));
             // The body's tilt turns with it: a reflection negates a turn (its raise, along up, stays).
             self.body_rotation.amount = -self.body_rotation.amount;
+            self.body_plan.tilt = -self.body_plan.tilt;
         }
-        let frame = StepFrame { homes: &self.homes, up: ground.up, velocity: motion.velocity, delta: delta as f32 };
+        let frame = StepFrame {
+            homes: &self.homes,
+            up: ground.up,
+            velocity: motion.velocity,
+            delta: delta as f32,
+            reach: &self.reach,
+        };
         let events = &mut self.events;
         stepper::walk(&mut self.gait, &mut self.feet, &frame, settings, |h, a| probe.plant(h, a), |e| events.push(e));
         Ok(())
@@ -230,65 +278,6 @@ impl StepperState {
     /// The planted feet and their homes, global px.
     pub fn planted(&self) -> impl Iterator<Item = (Vec2, Vec2)> + Clone + '_ {
         self.feet.iter().zip(&self.homes).filter_map(|(foot, home)| foot.planted_at().map(|at| (at, *home)))
-    }
-
-    /// The global offset `body` carries now (ours while its position is still what we wrote), after checking it
-    /// against `stepper` (the body must not carry the stepper). A broken body forgets its offsets.
-    pub fn carried_body_offset(&mut self, body: &Option<Gd<Node2D>>, stepper: &Gd<Node2D>) -> Result<Vec2, Problem> {
-        match slot(body) {
-            Slot::Empty => Ok(Vec2::ZERO),
-            Slot::Live(body) if in_tree(body) => {
-                if body == stepper || body.is_ancestor_of(stepper) {
-                    return Err(Problem::StepperUnderBody);
-                }
-                self.body_rotation.observe(body);
-                Ok(self.body_position.carried(body))
-            }
-            Slot::Live(_) | Slot::Freed => {
-                self.body_position = PositionOffset::default();
-                self.body_rotation = RotationOffset::default();
-                Err(Problem::StepperBodyFreed)
-            }
-        }
-    }
-
-    /// Puts `body`'s own position and rotation back if it still holds ours, and forgets the offsets.
-    pub fn release_body(&mut self, body: &Option<Gd<Node2D>>) {
-        self.put_body_back(body);
-        self.body_position = PositionOffset::default();
-        self.body_rotation = RotationOffset::default();
-    }
-
-    /// Puts `body`'s own position and rotation back if it still holds ours, but keeps the raise and tilt (the stepper
-    /// left the tree: if it comes back, a reparent, it goes on from there instead of popping).
-    pub fn put_body_back(&mut self, body: &Option<Gd<Node2D>>) {
-        if let Some(body) = live(body) {
-            let mut body = body.clone();
-            self.body_position.restore(&mut body);
-            self.body_rotation.restore(&mut body);
-        }
-    }
-
-    /// Raises and tilts `body` by the planted feet (their mean, or the fitted line), within `limits`; with no foot
-    /// planted it stays as it is.
-    pub fn lean_body(&mut self, body: &Option<Gd<Node2D>>, up: Vec2, limits: BodyLimits) -> Result<(), Problem> {
-        let Some(mut body) = live(body).cloned() else { return Ok(()) };
-        let fit = if limits.tilt { BodyFit::Line } else { BodyFit::Mean };
-        let pivot = vec2(body.get_global_position());
-        let Some(lean) = fit_body(self.planted(), pivot, up, fit) else { return Ok(()) };
-        let wanted_raise = lean.raise.clamp(-limits.max_offset, limits.max_offset) * limits.weight;
-        let wanted_tilt = lean.tilt.clamp(-limits.max_tilt, limits.max_tilt) * limits.weight;
-        let raise = step_value(self.body_position.amount, wanted_raise, limits.offset_step);
-        let tilt = step_value(self.body_rotation.amount, wanted_tilt, limits.tilt_step);
-        if !self.body_position.write(&mut body, raise, up * raise) {
-            return Err(Problem::StepperBodyCollapsed);
-        }
-        // The parent's global basis: the body's global basis without its own local one.
-        let parent = affine(body.get_global_transform()).matrix2 * affine(body.get_transform()).matrix2.inverse();
-        if !self.body_rotation.write(&mut body, tilt, local_turn(parent, tilt)) {
-            return Err(Problem::StepperBodyCollapsed);
-        }
-        Ok(())
     }
 
     /// Each resolved leg's own setup (`Leg::check_setup`, its bones): the first that is broken, as the stepper names
@@ -315,18 +304,6 @@ impl StepperState {
         }
         failed.map_or(Ok(()), Err)
     }
-}
-
-/// How the body follows the feet: `tilt_body`, the most it is raised (px) and tilted (radians), the most either
-/// changes this frame, and the character's weight (0..1), which scales both.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BodyLimits {
-    pub tilt: bool,
-    pub weight: f32,
-    pub max_offset: f32,
-    pub max_tilt: f32,
-    pub offset_step: f32,
-    pub tilt_step: f32,
 }
 
 /// The stepper's setup as it stands, without touching a bone: legs named, alive and of a leg class (class lookups:

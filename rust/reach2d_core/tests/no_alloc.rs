@@ -270,7 +270,7 @@ fn stepper_walks_do_not_allocate() {
             for (home, offset) in homes.iter_mut().zip(&offsets) {
                 *home = body + *offset;
             }
-            let input = StepFrame { homes: &homes, up: Vec2::NEG_Y, velocity, delta: 1.0 / 60.0 };
+            let input = StepFrame { homes: &homes, up: Vec2::NEG_Y, velocity, delta: 1.0 / 60.0, reach: &[] };
             walk(&mut gait, &mut feet, &input, &settings, ground, |_| events += 1);
             let planted = feet.iter().zip(&homes).filter_map(|(f, h)| f.planted_at().map(|a| (a, *h)));
             std::hint::black_box(fit_body(planted, body, Vec2::NEG_Y, BodyFit::Line));

@@ -132,8 +132,11 @@ impl BoneDriver for CcdChain2D {
         let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
         // 0 is the property's "no limit".
         let max_angle_step = if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY };
-        let settings =
-            CcdSettings { max_iterations: self.max_iterations as u32, tolerance: self.tolerance, max_angle_step };
+        let settings = CcdSettings {
+            max_iterations: self.max_iterations as u32,
+            tolerance: self.drive.tolerance(self.tolerance),
+            max_angle_step,
+        };
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
         bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight))?;

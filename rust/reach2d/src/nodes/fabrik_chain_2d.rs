@@ -117,7 +117,10 @@ impl BoneDriver for FabrikChain2D {
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
         let weight = self.weight * self.state.character.weight();
         let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
-        let settings = FabrikSettings { max_iterations: self.max_iterations as u32, tolerance: self.tolerance };
+        let settings = FabrikSettings {
+            max_iterations: self.max_iterations as u32,
+            tolerance: self.drive.tolerance(self.tolerance),
+        };
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.limits.active());
         bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight))?;

@@ -19,7 +19,8 @@ use crate::frame::{RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, take_run
 use crate::gizmo::{self, StepGizmo};
 use crate::io::convert::{affine, vector2};
 use crate::problem::Problem;
-use crate::stepper_state::{BodyLimits, GroundSettings, Motion, StepperState, untyped_legs, usable};
+use crate::stepper_state::body::BodyLimits;
+use crate::stepper_state::{GroundSettings, Motion, StepperState, untyped_legs, usable};
 use crate::world_queries::Filter;
 
 mod readout;
@@ -409,7 +410,7 @@ impl LegStepper2D {
         let solved = counted(|| {
             let problem = self.walk_frame(delta, preview).err();
             self.note(problem);
-            problem.is_none()
+            problem.is_none_or(Problem::is_advisory)
         });
         // Signals call scripts back: after the frame, outside the allocation count (godot-rust builds each
         // emission's argument list on the heap).
@@ -436,7 +437,7 @@ impl LegStepper2D {
         let up = self.state.up(&node, to_global, self.stick_to_walls)?;
         let carried = self.state.carried_body_offset(&self.body, &node)?;
         // The preview follows the rig as it is edited: the homes read every frame, the feet standing under them.
-        self.state.place_homes(to_global, &self.home_points, carried, preview)?;
+        self.state.place_homes(to_global, up, &self.home_points, carried, preview)?;
         let motion = self.state.motion(to_global, delta, self.teleport_distance);
         let motion = if preview { Motion { replant: true, ..motion } } else { motion };
         let ground = GroundSettings {
@@ -467,7 +468,9 @@ impl LegStepper2D {
             };
             self.state.lean_body(&self.body, up, limits)?;
         }
-        self.state.solve_legs(delta)
+        self.state.solve_legs(delta)?;
+        // A home with no room to step: a warning, once; the legs walked all the same.
+        self.state.no_room.map_or(Ok(()), Err)
     }
 
     /// Emits the last frame's events as signals, each once (through the names made once: one allocation per

@@ -3,6 +3,8 @@
 
 use glam::{Mat2, Vec2};
 
+use super::reach::{LIFT_REACH, LegReach};
+
 /// How the body follows the planted feet.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BodyFit {
@@ -72,4 +74,45 @@ pub fn local_turn(parent_basis: Mat2, global_turn: f32) -> f32 {
         return 0.0;
     }
     if determinant < 0.0 { -global_turn } else { global_turn }
+}
+
+/// How far a raise is kept inside the planted legs' reach, as a fraction of the reach: a foot held there is not at
+/// the edge where it lifts.
+const HELD_REACH: f32 = LIFT_REACH - 0.005;
+
+/// `raise` (px along `up`) held where every foot stays within reach of its leg: `feet` yields each foot's point
+/// with its leg's reach (the hip unraised) and whether it is planted there. A body raised higher would pull a
+/// planted foot off its point; moved further toward a foot (planted or swinging), it would fold that leg onto its
+/// hip, so the body stays on the side of that fold it is on at `from` (the raise now). Where no raise keeps them
+/// all (they want more than one body can give), or a reach is not usable, `raise` is kept.
+#[must_use]
+pub fn raise_within_reach(raise: f32, from: f32, feet: impl Iterator<Item = (Vec2, LegReach, bool)>, up: Vec2) -> f32 {
+    let (mut low, mut high) = (f32::NEG_INFINITY, f32::INFINITY);
+    for (foot, reach, planted) in feet.filter(|(_, reach, _)| reach.usable()) {
+        let offset = foot - reach.hip;
+        let height = offset.dot(up);
+        // The raises r at which |foot - (hip + up r)| = d are h ± sqrt(h² - |offset|² + d²).
+        let at = |d: f32| {
+            let room = height * height - offset.length_squared() + d * d;
+            (room.is_finite() && room >= 0.0).then(|| room.sqrt())
+        };
+        if let Some(s) = at(HELD_REACH * reach.longest).filter(|_| planted) {
+            low = low.max(height - s);
+            high = high.min(height + s);
+        }
+        // Not so near that the leg folds: the hip stays on the side of the fold's band it is on now (already
+        // inside it, it may move only away).
+        if let Some(s) = at(reach.standing_range().0) {
+            if from >= height + s {
+                low = low.max(height + s);
+            } else if from <= height - s {
+                high = high.min(height - s);
+            } else if from >= height {
+                low = low.max(from);
+            } else {
+                high = high.min(from);
+            }
+        }
+    }
+    if low <= high && raise.is_finite() { raise.clamp(low, high) } else { raise }
 }

@@ -34,8 +34,10 @@ pub struct StepFoot {
     pub group: u32,
     pub(super) phase: FootPhase,
     pub(super) goal: Vec2,
-    /// The gait turn at which this foot last lifted (0: never), for choosing the group that waited longest.
+    /// The gait turn at which this foot's group last lifted (0: never), for choosing the group that waited longest.
     pub(super) turn: u64,
+    /// The gait turn at which this foot itself last lifted (0: never).
+    pub(super) lifted: u64,
     /// The foot landed on this frame (it does not lift again before the next).
     pub(super) landed: bool,
 }
@@ -45,7 +47,7 @@ impl StepFoot {
     /// first frame), or it hangs at its home and steps down when the walk finds ground.
     #[must_use]
     pub fn new(group: u32) -> Self {
-        Self { group, phase: FootPhase::Hanging, goal: Vec2::ZERO, turn: 0, landed: false }
+        Self { group, phase: FootPhase::Hanging, goal: Vec2::ZERO, turn: 0, lifted: 0, landed: false }
     }
 
     /// Where the foot is in its step.

@@ -10,13 +10,22 @@ pub const MAX_GROUPS: u32 = 64;
 /// it: legs in one group step together, but a foot whose home has hardly moved (the inner legs of a turn) stays.
 pub const STEP_TOGETHER: f32 = 0.25;
 
-/// The gait's memory between frames.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The gait's memory between frames. `Gait::default()` is a gait that has not stepped yet.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Gait {
     /// Lifts so far (each group lift and each catch-up is one turn).
     pub(super) turn: u64,
-    /// Feet that lifted by the catch-up rule while another group was in the air.
+    /// Feet that lifted by the catch-up rule while another group was in the air, or before their leg would have
+    /// stretched past its reach.
     pub(super) catch_ups: u64,
+    /// Every foot has stood near its home since the last group lifted: the groups are in phase, so the next lifts
+    /// are spread out (see `walk`).
+    pub(super) settled: bool,
+    /// How long the body has stood still, seconds.
+    pub(super) still: f32,
+    /// The turn at which the body had stood still long enough for the feet to step home: a foot that stepped
+    /// since has stepped home as well as its leg reaches, and does not step again until the body moves.
+    pub(super) still_since: u64,
 }
 
 impl Gait {
@@ -25,6 +34,11 @@ impl Gait {
     #[must_use]
     pub fn catch_ups(&self) -> u64 {
         self.catch_ups
+    }
+
+    /// Latches `settled` once every foot is planted and `near_home(i)` holds for each.
+    pub(super) fn settle(&mut self, feet: &[StepFoot], near_home: impl Fn(usize) -> bool) {
+        self.settled = self.settled || (0..feet.len()).all(near_home);
     }
 
     /// The next turn's number.
@@ -44,13 +58,13 @@ pub(super) fn groups_in_air(feet: &[StepFoot]) -> u64 {
     feet.iter().filter(|f| f.is_swinging()).fold(0, |bits, f| bits | group_bit(f))
 }
 
-/// The group to lift now, when no group is in the air: among the groups with a planted foot whose drift
-/// (`drift(i)`, px) is beyond `step_distance`, the one that lifted longest ago (its feet's latest turn), the lower
-/// group number on a tie. `None` when no foot needs to step.
-pub(super) fn next_group(feet: &[StepFoot], drift: impl Fn(usize) -> Option<f32>, step_distance: f32) -> Option<u32> {
+/// The group to lift now, when no group is in the air: among the groups with a foot that `needs` a step, the one
+/// that lifted longest ago (its feet's latest turn), the lower group number on a tie. `None` when no foot needs to
+/// step.
+pub(super) fn next_group(feet: &[StepFoot], needs: impl Fn(usize) -> bool) -> Option<u32> {
     let mut best: Option<(u64, u32)> = None;
     for (i, foot) in feet.iter().enumerate() {
-        if !drift(i).is_some_and(|d| d > step_distance) {
+        if !needs(i) {
             continue;
         }
         let group = foot.group % MAX_GROUPS;

@@ -12,6 +12,8 @@
 //! - [`StepFoot`] and [`FootPhase`] (`foot.rs`): one foot's phase (planted, swinging, hanging) and goal;
 //!   [`drift`], how far a home is from its planted foot across `up`.
 //! - [`Gait`] (`gait.rs`): which group lifts next, and the catch-up rule.
+//! - [`LegReach`] (`reach.rs`): how far each leg reaches from its hip: a planted foot lifts before its leg would
+//!   stretch past its reach, a foot lands where its leg reaches it, and a home with no room to step is found.
 //! - [`walk`], [`replant`], [`carry`], [`reground`] (`walk.rs`): one frame of walking; a teleport's re-planting; a
 //!   turn's reflection of every foot.
 //! - [`fit_body`] and [`local_turn`] (`body.rs`): how high and how tilted the body rides on the planted feet.
@@ -33,14 +35,16 @@ mod arc;
 mod body;
 mod foot;
 mod gait;
+mod reach;
 mod settings;
 #[cfg(test)]
 mod tests;
 mod walk;
 
 pub use arc::{LEAD_REACH, landing_aim, swing_point};
-pub use body::{BodyFit, BodyLean, fit_body, local_turn};
+pub use body::{BodyFit, BodyLean, fit_body, local_turn, raise_within_reach};
 pub use foot::{FootPhase, StepFoot, drift};
 pub use gait::{Gait, MAX_GROUPS, STEP_TOGETHER};
+pub use reach::{FOLD_REACH, LAND_REACH, LIFT_REACH, LegReach, MIN_ROOM};
 pub use settings::{StepFrame, StepSettings};
 pub use walk::{StepEvent, carry, reground, replant, walk};

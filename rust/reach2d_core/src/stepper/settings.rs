@@ -2,6 +2,8 @@
 
 use glam::Vec2;
 
+use super::reach::LegReach;
+
 /// How a creature steps, in global pixels and seconds.
 ///
 /// The planner uses the values as they are (the node validates them). A value outside its documented range never
@@ -41,6 +43,10 @@ pub struct StepFrame<'a> {
     pub velocity: Vec2,
     /// This frame's time, seconds (a negative or non-finite one counts as 0).
     pub delta: f32,
+    /// Each foot's leg reach this frame (its hip and lengths), at the foot's index: a planted foot lifts before its
+    /// leg would stretch past it, and a foot lands where its leg reaches ([`LegReach`]). Empty (or shorter than
+    /// `homes`): those feet step by their drift alone.
+    pub reach: &'a [LegReach],
 }
 
 /// `value` if finite and at least 0, else 0.

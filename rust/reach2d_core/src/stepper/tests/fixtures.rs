@@ -63,7 +63,7 @@ impl Creature {
         for (home, offset) in self.homes.iter_mut().zip(&self.offsets) {
             *home = self.body + *offset * Vec2::new(sign, 1.0);
         }
-        let frame = StepFrame { homes: &self.homes, up: UP, velocity, delta };
+        let frame = StepFrame { homes: &self.homes, up: UP, velocity, delta, reach: &[] };
         let mut events = Vec::new();
         let plant = |_home: Vec2, aim: Vec2| ground(aim.x * sign).map(|y| Vec2::new(aim.x, y));
         walk(&mut self.gait, &mut self.feet, &frame, &self.settings, plant, |e| events.push(e));

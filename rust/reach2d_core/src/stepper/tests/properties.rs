@@ -83,7 +83,7 @@ proptest! {
             }
             let before: Vec<StepFoot> = feet.clone();
             let mut events = Vec::new();
-            let frame = StepFrame { homes: &homes, up: UP, velocity, delta };
+            let frame = StepFrame { homes: &homes, up: UP, velocity, delta, reach: &[] };
             walk(&mut gait, &mut feet, &frame, &run.settings, plant, |e| events.push(e));
             let mut in_air = 0u64;
             for (i, foot) in feet.iter().enumerate() {

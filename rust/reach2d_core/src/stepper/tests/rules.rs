@@ -257,7 +257,7 @@ fn degenerate_input_gives_no_nan_and_no_panic() {
         replant(&mut feet, &homes, |_, aim| Some(aim));
         for velocity in [Vec2::NAN, Vec2::new(f32::INFINITY, 0.0), Vec2::new(1e30, 1e30), Vec2::ZERO] {
             for delta in [f32::NAN, -1.0, 0.0, 1e30, DT] {
-                let frame = StepFrame { homes: &homes, up: UP, velocity, delta };
+                let frame = StepFrame { homes: &homes, up: UP, velocity, delta, reach: &[] };
                 walk(&mut gait, &mut feet, &frame, &settings, |_, aim| Some(aim), |_| {});
                 assert!(feet.iter().all(|f| f.goal().is_finite()), "{settings:?} {velocity} {delta}");
             }
