@@ -31,6 +31,8 @@ mod fit;
 mod polyline;
 #[cfg(test)]
 mod tests;
+mod travel;
 
 pub use fit::{PathFitReport, PathFitSettings, fit_chain};
 pub use polyline::{PathCursor, PathError, PathPolyline};
+pub use travel::{PathTravel, TRAVEL_FLOOR, TRAVEL_SPEED};

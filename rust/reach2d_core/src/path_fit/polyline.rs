@@ -221,6 +221,42 @@ impl PathPolyline {
         None
     }
 
+    /// The distance of `point` from the part of the path within `window` (arc length) of the place at `distance`
+    /// (counted as [`PathPolyline::cursor_at`] does): from the segments that part touches, an open path's end segments
+    /// with their extensions. Infinite when the path is empty.
+    #[must_use]
+    pub fn distance_near(&self, point: Vec2, distance: f32, window: f32) -> f32 {
+        if self.is_empty() {
+            return f32::INFINITY;
+        }
+        let count = self.points.len() - 1;
+        let first = self.cursor_at(distance - window).segment;
+        let last = self.cursor_at(distance + window).segment;
+        let span = if self.closed && 2.0 * window >= self.length() {
+            count
+        } else if last >= first {
+            last - first + 1
+        } else {
+            // Wrapped around a closed path's start.
+            count - first + last + 1
+        };
+        let mut best = f32::INFINITY;
+        for k in 0..span.min(count) {
+            let segment = (first + k) % count;
+            let (a, b) = (self.points[segment], self.points[segment + 1]);
+            let d = b - a;
+            let mut t = (point - a).dot(d) / d.length_squared();
+            if self.closed || segment != 0 {
+                t = t.max(0.0);
+            }
+            if self.closed || segment + 1 != count {
+                t = t.min(1.0);
+            }
+            best = best.min(point.distance(a + d * t));
+        }
+        best
+    }
+
     fn segment(&self, segment: usize) -> Option<(Vec2, Vec2)> {
         Some((*self.points.get(segment)?, *self.points.get(segment + 1)?))
     }
