@@ -104,3 +104,33 @@ func test_reset_snaps_and_a_jump_of_the_offset_is_followed_at_once() -> void:
 	print("PathChain2D reset: last_error %.3f px travelling, %.5f px after reset()" % [held, chain.last_error])
 	expect(held > 1.0, "a step onto the corner sets a joint travelling (%s px)" % held)
 	expect(chain.last_error <= 0.01, "after reset() every joint is where the fit wants it (%s px)" % chain.last_error)
+
+
+func test_a_snake_on_a_moving_turning_closed_path_stays_on_it() -> void:
+	# No corner: a smooth closed loop that moves and turns every frame while the snake slides along it. Nothing
+	# jumps, so nothing travels: every joint stays on the curve.
+	var pair := []
+	for flipped in [false, true]:
+		var snake := Characters.on_path(self, Vector2(800, 300) if flipped else Vector2(100, 300), flipped, LENGTHS, ROTATIONS, BONE_ANGLE, Characters.circle_curve(Vector2.ZERO, 120.0))
+		snake["chain"].mode = PathChain2D.MODE_FOLLOW
+		pair.append(snake)
+	var worst := 0.0
+	var error := 0.0
+	var mirror := 0.0
+	await get_tree().physics_frame
+	for frame in 90:
+		for snake in pair:
+			snake["path"].position = Vector2(150, 0) + Vector2(sin(frame * 0.05), cos(frame * 0.07)) * 40.0
+			snake["path"].rotation = frame * 0.02
+			snake["chain"].offset = frame * STEP
+			expect(snake["chain"].solve(), "solved")
+			error = maxf(error, snake["chain"].last_error)
+		var joints := joints_of(pair[0]["bones"])
+		var dense := Characters.dense_curve(pair[0]["path"])
+		for joint in joints:
+			worst = maxf(worst, Characters.distance_from_curve(dense, joint))
+		mirror = maxf(mirror, largest_mirror_distance(joints, joints_of(pair[1]["bones"]), 450.0))
+	print("PathChain2D follow on a moving, turning closed loop (r 120 px), 90 frames: worst joint off the curve %.4f px, last_error %.5f px, mirror %.5f px" % [worst, error, mirror])
+	expect(worst <= 0.5, "every joint on the curve (%s px)" % worst)
+	expect(error <= 0.01, "nothing travels: last_error ~0 (%s px)" % error)
+	expect(mirror <= 0.05, "the flipped twin is the mirror image (%s px)" % mirror)
