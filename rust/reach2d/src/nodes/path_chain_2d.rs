@@ -96,8 +96,8 @@ pub struct PathChain2D {
 
     /// How far off the fit the chain ended after the last solve, in global pixels: the largest distance between a
     /// joint as written and where the fit wanted it (on the curve, or on the straight run-in from the root). 0 up to
-    /// rounding unless an angle limit held a bone, [member weight] is below 1, or no part of the curve was within a
-    /// bone's reach. [code]-1.0[/code] before the first solve.
+    /// rounding unless an angle limit held a bone, [member weight] is below 1, no part of the curve was within a
+    /// bone's reach, or a joint is still travelling past a sharp corner. [code]-1.0[/code] before the first solve.
     #[var(no_set)]
     #[init(val = -1.0)]
     last_error: f32,

@@ -29,7 +29,8 @@ pub struct PathFitReport {
     /// root is there).
     pub run_in: usize,
     /// Largest distance (caller units) between a joint and the place the fit wanted it at (on the path, or on the
-    /// run-in): 0 unless an angle limit held a bone off it or the path was out of a bone's reach.
+    /// run-in): 0 unless an angle limit held a bone off it, the path was out of a bone's reach, or (with
+    /// [`PathTravel`](crate::PathTravel)) a joint is still on its way to its place.
     pub off_path: f32,
 }
 

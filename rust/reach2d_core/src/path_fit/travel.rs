@@ -6,7 +6,7 @@
 
 use glam::Vec2;
 
-use crate::ChainLimits;
+use crate::angle::ChainLimits;
 use crate::path_fit::fit::{FitTravel, PathFitReport, PathFitSettings, fit_with};
 use crate::path_fit::polyline::{PathError, PathPolyline};
 
