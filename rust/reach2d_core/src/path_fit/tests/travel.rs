@@ -27,14 +27,21 @@ fn corner_path(corner: Vec2, degrees: f32, flip: f32) -> PathPolyline {
 /// STEP a frame) or, with `moving`, fit with the root fixed and the corner moving back by STEP a frame. Returns the
 /// joints every frame.
 fn slide(degrees: f32, moving: bool, flip: f32, travel: Option<&mut PathTravel>) -> Vec<Vec<Vec2>> {
+    slide_at(1, degrees, moving, flip, travel)
+}
+
+/// `slide` at `rate` times the frame rate: a `rate`th of the step and of the time step a frame, `rate` times the
+/// frames.
+fn slide_at(rate: usize, degrees: f32, moving: bool, flip: f32, travel: Option<&mut PathTravel>) -> Vec<Vec<Vec2>> {
     let mut memory = PathTravel::default();
     let travel = travel.unwrap_or(&mut memory);
     let plain = travel.is_primed();
     let mut joints = straight_chain(Vec2::new(10.0 * flip, -30.0), Vec2::new(flip, 0.0), &LENGTHS);
-    let mut frames = Vec::new();
-    for frame in 0..136 + HOLD {
+    let mut out = Vec::new();
+    let (frames, delta) = (135 * rate, DELTA / rate as f32);
+    for frame in 0..=frames + HOLD * rate {
         // The last HOLD frames: all stands still.
-        let step = frame.min(135) as f32 * STEP;
+        let step = frame.min(frames) as f32 * STEP / rate as f32;
         let (corner, offset) =
             if moving { (Vec2::new(340.0 - step, 0.0), 40.0) } else { (Vec2::new(200.0, 0.0), step) };
         let path = corner_path(corner, degrees, flip);
@@ -47,11 +54,11 @@ fn slide(degrees: f32, moving: bool, flip: f32, travel: Option<&mut PathTravel>)
         if plain {
             fit_chain(&path, &mut joints, &ChainLimits::NONE, &settings, &mut []).unwrap();
         } else {
-            travel.fit(&path, &mut joints, &ChainLimits::NONE, &settings, &mut [], DELTA).unwrap();
+            travel.fit(&path, &mut joints, &ChainLimits::NONE, &settings, &mut [], delta).unwrap();
         }
-        frames.push(joints.clone());
+        out.push(joints.clone());
     }
-    frames
+    out
 }
 
 /// The largest move of any joint between two frames.
@@ -85,6 +92,20 @@ fn no_joint_moves_more_than_four_steps_a_frame_over_a_corner() {
             if degrees >= 120.0 {
                 assert!(plain > 4.0, "the plain fit jumps at {degrees} deg ({plain} steps)");
             }
+        }
+    }
+}
+
+#[test]
+fn at_twice_the_frame_rate_a_joint_moves_half_as_far_a_frame() {
+    for moving in [false, true] {
+        for degrees in [120.0, 170.0] {
+            let at_60 = largest_move(&slide(degrees, moving, 1.0, None)) / STEP;
+            let at_120 = largest_move(&slide_at(2, degrees, moving, 1.0, None)) / (STEP / 2.0);
+            println!(
+                "corner {degrees} deg, moving {moving}: {at_60:.2} steps at 60 frames a second, {at_120:.2} at 120"
+            );
+            assert!(at_120 <= 4.0 && (at_120 - at_60).abs() <= 0.25, "{degrees} deg, moving {moving}");
         }
     }
 }
