@@ -2,7 +2,8 @@ extends "res://lib/test_case.gd"
 ## PathChain2D over sharp corners (curve points without handles, as the Path2D editor adds them), 90 to 176
 ## degrees: sliding over one in follow mode and a corner moving under a fixed root in fit mode, each beside a copy
 ## flipped with scale.x = -1. No joint moves more than 4 times the step (the offset's, or the corner's) in a frame
-## for corners up to 170 degrees; the chain arrives back on the curve; the flipped copy is the mirror image.
+## for corners up to 170 degrees; the chain arrives back on the curve; the flipped copy is the mirror image; reset()
+## snaps, and so does a jump of the offset. On a smooth closed loop that moves and turns, nothing travels.
 
 ## The chain's bones (px), local rotations (radians, drawn curled) and bone angle (radians).
 const LENGTHS := [24.0, 22.0, 20.0, 19.0, 18.0, 16.0]
