@@ -60,12 +60,34 @@ pub fn fit_chain(
 pub(crate) struct FitTravel<'a> {
     /// The joints as last fitted; empty: no bound.
     pub previous: &'a [Vec2],
-    /// How far any joint may move.
+    /// How far any joint may move, as far as known.
     pub reach: f32,
     /// How much farther, per unit of its bone's length.
     pub per_length: f32,
     /// Per joint: the arc length from the entry to where the fit wanted it, NaN where not on the path.
     pub along: &'a mut [f32],
+    /// How far any joint may move, all measured (at least `reach`): asked once, when a joint would move farther
+    /// than `reach` allows.
+    pub full: &'a mut dyn FnMut() -> f32,
+    /// Whether `full` was asked.
+    pub measured: bool,
+}
+
+impl FitTravel<'_> {
+    /// The direction nearest `aim` for the end of a bone from `origin`, `length` long, that moves joint `joint` no
+    /// farther than it may.
+    fn direction(&mut self, joint: usize, origin: Vec2, length: f32, aim: Vec2) -> Vec2 {
+        let Some(&previous) = self.previous.get(joint) else { return aim };
+        let floor = self.per_length * length;
+        if (origin + aim * length).distance_squared(previous) <= (self.reach + floor) * (self.reach + floor) {
+            return aim;
+        }
+        if !self.measured {
+            self.measured = true;
+            self.reach = self.reach.max((self.full)());
+        }
+        toward_within(origin, length, aim, previous, self.reach + floor)
+    }
 }
 
 /// [`fit_chain`], each joint's move bounded by `travel`.
@@ -111,7 +133,7 @@ pub(crate) fn fit_with(
 }
 
 /// The state of one fit as it walks the chain from the root.
-struct Fit<'a> {
+struct Fit<'a, 't> {
     path: &'a PathPolyline,
     limits: &'a ChainLimits<'a>,
     root: Vec2,
@@ -125,17 +147,17 @@ struct Fit<'a> {
     parent_direction: Vec2,
     /// The arc length at the path's point at the offset.
     entry_distance: f32,
-    travel: Option<FitTravel<'a>>,
+    travel: Option<FitTravel<'t>>,
     report: PathFitReport,
 }
 
-impl<'a> Fit<'a> {
+impl<'a, 't> Fit<'a, 't> {
     fn start(
         path: &'a PathPolyline,
         root: Vec2,
         offset: f32,
         limits: &'a ChainLimits<'a>,
-        travel: Option<FitTravel<'a>>,
+        travel: Option<FitTravel<'t>>,
     ) -> Self {
         let cursor = path.cursor_at(offset);
         let to_path = path.point(cursor) - root;
@@ -200,14 +222,8 @@ impl<'a> Fit<'a> {
     fn limited(&mut self, i: usize, origin: Vec2, length: f32, aim_direction: Vec2, aim: (Vec2, bool)) -> (Vec2, Vec2) {
         let (aim, reaches) = aim;
         // Not farther from where the last frame put this joint than it may travel in one.
-        let travelled = match &self.travel {
-            Some(travel) => match travel.previous.get(i + 1) {
-                Some(&previous) => {
-                    let reach = travel.reach + travel.per_length * length;
-                    toward_within(origin, length, aim_direction, previous, reach)
-                }
-                None => aim_direction,
-            },
+        let travelled = match self.travel.as_mut() {
+            Some(travel) => travel.direction(i + 1, origin, length, aim_direction),
             None => aim_direction,
         };
         let direction = match self.limits.get(i) {

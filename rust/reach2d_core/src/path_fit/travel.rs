@@ -28,6 +28,8 @@ pub struct PathTravel {
     wanted: Vec<Vec2>,
     /// How far along the path from the entry each wanted place lay (NaN: not on the path).
     along: Vec<f32>,
+    /// This fit's `wanted` and `along`, swapped with them once it is done.
+    next: (Vec<Vec2>, Vec<f32>),
     /// The path's point at the offset then.
     entry: Vec2,
     primed: bool,
@@ -46,12 +48,13 @@ impl PathTravel {
     }
 
     /// [`fit_chain`](crate::fit_chain), each joint moving at most as far from where the last fit put it as
-    /// [`TRAVEL_SPEED`] times the path's motion under the chain since then (the largest move of the path's point
-    /// at each joint's place, counted from the offset, and of the root; plus any change of the bones' lengths),
-    /// plus [`TRAVEL_FLOOR`] bone lengths per second of `delta`. A joint held back turns toward its place by the
-    /// shorter way; angle limits still hold. The first fit (and the first after a reset or a change of the
-    /// chain's joint count) snaps. A jump of the path, the root or the offset moves the path's points as far, so
-    /// the chain follows at once.
+    /// [`TRAVEL_SPEED`] times the path's motion under the chain since then (the largest move of the root, of the
+    /// path's point at the offset and of the path under each joint's last wanted place; plus any change of the
+    /// bones' lengths), plus [`TRAVEL_FLOOR`] bone lengths per second of `delta`. A joint held back turns toward
+    /// its place by the shorter way; angle limits still hold. The first fit (and the first after a reset or a
+    /// change of the chain's joint count) snaps. A jump of the path, the root or the offset moves the path under
+    /// the chain as far, so the chain follows at once. The path under each joint is measured only when a joint
+    /// would move farther than the rest allows.
     ///
     /// # Errors
     /// As [`fit_chain`](crate::fit_chain); the memory is then unchanged.
@@ -65,52 +68,70 @@ impl PathTravel {
         delta: f32,
     ) -> Result<PathFitReport, PathError> {
         let n = joints.len();
-        let primed = self.primed && self.placed.len() == n;
-        let motion =
-            if primed && !path.is_empty() { self.motion(path, joints, settings.offset) } else { f32::INFINITY };
+        let primed = self.primed && self.placed.len() == n && !path.is_empty();
+        let entry_cursor = path.cursor_at(settings.offset);
+        let entry = path.point(entry_cursor);
+        let entry_distance = path.distance_at(entry_cursor);
+        let base = if primed { self.base_motion(joints, entry) } else { f32::INFINITY };
         let floor = if delta.is_finite() && delta > 0.0 { TRAVEL_FLOOR * delta } else { 0.0 };
-        self.along.resize(n, f32::NAN);
-        self.wanted.resize(n, Vec2::ZERO);
+        // Both pairs of buffers grown at once, so that no later fit allocates.
+        let (next_wanted, next_along) = &mut self.next;
+        for wanted in [&mut self.wanted, next_wanted] {
+            wanted.resize(n, Vec2::ZERO);
+        }
+        for along in [&mut self.along, next_along] {
+            along.resize(n, f32::NAN);
+        }
+        let (next_wanted, next_along) = &mut self.next;
+        let (last_wanted, last_along) = (&self.wanted, &self.along);
+        let mut full = || TRAVEL_SPEED * path_motion(path, last_wanted, last_along, entry_distance, base);
         let travel = FitTravel {
             previous: if primed { &self.placed } else { &[] },
-            reach: TRAVEL_SPEED * motion,
+            reach: TRAVEL_SPEED * base,
             per_length: floor,
-            along: &mut self.along,
+            along: next_along,
+            full: &mut full,
+            measured: false,
         };
-        let report = fit_with(path, joints, limits, settings, &mut self.wanted, Some(travel))?;
-        for (slot, &aim) in wanted.iter_mut().zip(&self.wanted) {
+        let report = fit_with(path, joints, limits, settings, next_wanted, Some(travel))?;
+        for (slot, &aim) in wanted.iter_mut().zip(next_wanted.iter()) {
             *slot = aim;
         }
+        core::mem::swap(&mut self.wanted, next_wanted);
+        core::mem::swap(&mut self.along, next_along);
         self.placed.clear();
         self.placed.extend_from_slice(joints);
-        self.entry = path.point(path.cursor_at(settings.offset));
+        self.entry = entry;
         self.primed = true;
         Ok(report)
     }
 
-    /// How far the path moved under the chain since the last fit: the largest move of the root, of the path's point
-    /// at the offset (the offset's own step), and of the path under each joint's wanted place (its distance from
-    /// the path now, near as far along from the offset as then), plus how much the bones' lengths changed.
-    fn motion(&self, path: &PathPolyline, joints: &[Vec2], offset: f32) -> f32 {
-        let entry_cursor = path.cursor_at(offset);
-        let entry = path.point(entry_cursor);
-        let entry_distance = path.distance_at(entry_cursor);
-        let mut motion = joints[0].distance(self.placed[0]).max(entry.distance(self.entry));
-        for (&along, &was) in self.along.iter().zip(&self.wanted).skip(1) {
-            if along.is_finite() {
-                let distance = entry_distance + along;
-                // Where it would be had it kept its place along the path: the path moved at most that far there,
-                // and at least half as far (a point of the path that moves by `d` shortens or lengthens the path
-                // before a place by at most `d`), or as far as its distance from the path now.
-                let kept = path.point(path.cursor_at(distance)).distance(was);
-                motion = motion.max(path.distance_near(was, distance, kept).min(kept).max(0.5 * kept));
-            }
-        }
+    /// How far the chain's ends moved since the last fit: the root and the path's point at the offset (the
+    /// offset's own step), plus how much the bones' lengths changed.
+    fn base_motion(&self, joints: &[Vec2], entry: Vec2) -> f32 {
         let stretch: f32 = joints
             .windows(2)
             .zip(self.placed.windows(2))
             .map(|(now, then)| (now[0].distance(now[1]) - then[0].distance(then[1])).abs())
             .sum();
-        motion + stretch
+        joints[0].distance(self.placed[0]).max(entry.distance(self.entry)) + stretch
     }
+}
+
+/// `base`, or the path's motion under the joints' last wanted places (`wanted`, `along` from the entry, now at
+/// `entry_distance`) where that is more: each place's distance from the path now, near as far along, or half the
+/// move of the path's point at that arc length, whichever is more (a point of the path that moves by `d` shortens
+/// or lengthens the path before a place by at most `d`), and at most that move.
+fn path_motion(path: &PathPolyline, wanted: &[Vec2], along: &[f32], entry_distance: f32, base: f32) -> f32 {
+    let mut motion = base;
+    for (&along, &was) in along.iter().zip(wanted).skip(1) {
+        if along.is_finite() {
+            let cursor = path.cursor_at(entry_distance + along);
+            let kept = path.point(cursor).distance(was);
+            if kept > motion {
+                motion = motion.max(path.distance_near(was, cursor, kept).min(kept).max(0.5 * kept));
+            }
+        }
+    }
+    motion
 }
