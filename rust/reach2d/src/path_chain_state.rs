@@ -1,7 +1,7 @@
 //! `PathChain2D`'s run-time state: the path's curve, watched through its `changed` signal and sampled (its baked
 //! points, in the path's own space) only when it changed or was replaced; the polyline in global space
 //! (`reach2d_core::PathPolyline`), made again only when the curve or the path's global transform changed; and the
-//! fit's buffers. Per frame: two engine calls (`Path2D.get_curve`, to notice a replaced curve, and
+//! fit's buffers and the joints' travel from the last frame (`reach2d_core::PathTravel`). Per frame: two engine calls (`Path2D.get_curve`, to notice a replaced curve, and
 //! `get_global_transform`), no allocation once the buffers have grown to the curve and the chain.
 
 use std::cell::Cell;
@@ -12,7 +12,7 @@ use godot::builtin::{Callable, StringName};
 use godot::classes::{Curve2D, Path2D};
 use godot::obj::{Gd, InstanceId};
 use reach2d_core::write_back::ChainPose;
-use reach2d_core::{AngleLimit, PathError, PathPolyline, Vec2};
+use reach2d_core::{AngleLimit, PathError, PathPolyline, PathTravel, Vec2};
 
 use crate::io::bones::is_collapsed;
 use crate::io::convert::{affine, vec2};
@@ -35,6 +35,8 @@ pub struct PathState {
     pub segment_limits: Vec<Option<AngleLimit>>,
     /// Where the fit wanted each joint, global px.
     pub wanted: Vec<Vec2>,
+    /// The last fit's joints, for the next one's travel over corners (`reset()` forgets them).
+    pub travel: PathTravel,
 }
 
 impl PathState {

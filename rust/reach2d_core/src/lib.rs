@@ -141,7 +141,7 @@ pub use fabrik::solve_fabrik;
 pub use limb::{BendSide, LimbAim, LimbStretch, solve_limb, stretched_end, unstretch_joints};
 pub use local_world::{LocalWorld, Overlap, RayHit};
 pub use look_at::{LookAtSolution, solve_look_at};
-pub use path_fit::{PathCursor, PathError, PathFitReport, PathFitSettings, PathPolyline, fit_chain};
+pub use path_fit::{PathCursor, PathError, PathFitReport, PathFitSettings, PathPolyline, PathTravel, fit_chain};
 pub use pole::{STRAIGHT_SINE, pre_bend_toward_pole, side_of};
 pub use posed::{Aim, PosedChain, TipDirection, follow_tip_direction, solve_posed};
 pub use rig::{FabrikRig, RigEffector, RigPose};

@@ -5,7 +5,7 @@ use godot::meta::GodotConvert;
 use godot::meta::shape::GodotShape;
 use godot::prelude::*;
 use godot::register::property::{Export, Var};
-use reach2d_core::{ChainLimits, PathFitSettings, Vec2, fit_chain};
+use reach2d_core::{ChainLimits, PathFitSettings, Vec2};
 
 use crate::checked::{self, Choice};
 use crate::frame::{BoneDriver, NodeState, Solved};
@@ -38,6 +38,16 @@ use crate::slot::{Slot, slot};
 /// bone along the curve's direction instead. Angle limits ([method set_angle_limits]) hold where they conflict with
 /// the curve: that bone stops at its limit and the next one meets the curve again from where it really ends;
 /// [member last_error] says how far off the chain ended.
+///
+/// At a sharp corner (the Path2D editor's default point has no handles) a joint's place can jump: while its bone's
+/// circle still holds the corner, the first meeting lies on the near side; once the corner is inside the circle,
+/// it lies far along the other side (up to twice the bone's length away, at a hairpin). No exact fit is between
+/// the two, so the joint travels there over a few frames instead, turning its bone toward its place: each frame it
+/// moves at most 3 times as far as the curve moved under the chain (the step of [member offset], a moving curve or
+/// path, the root bone), plus 2 bone lengths per second, and the bones after it meet the curve from where it
+/// really is; [member last_error] counts how far it still has to go. A jump of the path, of the root or of
+/// [member offset] moves the curve under the chain as far, so the chain follows it at once; [method reset] makes
+/// the next solve snap.
 ///
 /// The curve is sampled when it changes (its [signal Resource.changed] signal) or the path gets another curve, not
 /// every frame: a curve edited with its signals blocked is seen once it emits [code]changed[/code] again. The path
@@ -86,8 +96,8 @@ pub struct PathChain2D {
 
     /// How far off the fit the chain ended after the last solve, in global pixels: the largest distance between a
     /// joint as written and where the fit wanted it (on the curve, or on the straight run-in from the root). 0 up to
-    /// rounding unless an angle limit held a bone, [member weight] is below 1, or no part of the curve was within a
-    /// bone's reach. [code]-1.0[/code] before the first solve.
+    /// rounding unless an angle limit held a bone, [member weight] is below 1, no part of the curve was within a
+    /// bone's reach, or a joint is still travelling past a sharp corner. [code]-1.0[/code] before the first solve.
     #[var(no_set)]
     #[init(val = -1.0)]
     last_error: f32,
@@ -110,6 +120,14 @@ impl PathChain2D {
     /// [member mode]: the root bone moves onto the curve at [member offset].
     #[constant]
     pub const MODE_FOLLOW: i32 = 1;
+
+    /// Forgets where the joints were: the next solve places every joint where the fit wants it at once, instead of
+    /// letting one that a corner moved travel there. Also happens by itself on the first solve, when the chain
+    /// changes and after a frame that could not be solved.
+    #[func]
+    pub fn reset(&mut self) {
+        self.path_state.travel.reset();
+    }
 }
 
 #[reach2d_macros::callbacks]
@@ -128,8 +146,24 @@ impl BoneDriver for PathChain2D {
         self.check()
     }
 
+    fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
+        let solved = self.fit_and_write(delta as f32);
+        if solved.is_err() {
+            // Whatever comes next starts afresh: the next good solve snaps.
+            self.path_state.travel.reset();
+        }
+        solved
+    }
+
+    /// The floor of a travelling joint's speed is per second.
+    fn needs_delta(&self) -> bool {
+        true
+    }
+}
+
+impl PathChain2D {
     /// check → read (the root at its authored position) → follow: the root onto the curve → fit → write.
-    fn solve_frame(&mut self, _delta: f64) -> Result<Solved, Problem> {
+    fn fit_and_write(&mut self, delta: f32) -> Result<Solved, Problem> {
         self.check()?;
         let weight = self.weight * self.state.character.weight();
         let following = self.mode == PathMode::Follow;
@@ -164,11 +198,10 @@ impl BoneDriver for PathChain2D {
         } else {
             ChainLimits::NONE
         };
-        let polyline = &path.polyline;
-        let wanted = &mut path.wanted;
+        let (polyline, wanted, travel) = (&path.polyline, &mut path.wanted, &mut path.travel);
         bones
             .pose
-            .place_joints(|_, joints| fit_chain(polyline, joints, &chain_limits, &settings, wanted))
+            .place_joints(|_, joints| travel.fit(polyline, joints, &chain_limits, &settings, wanted, delta))
             .map_err(path_chain_state::problem)?;
         bones::write(bones, weight, limits, f32::INFINITY)?;
         if let Some(position) = root_position {
@@ -178,9 +211,7 @@ impl BoneDriver for PathChain2D {
             .map_or(0.0, |(pose, rotations)| path_chain_state::written_error(pose, rotations, &path.wanted));
         Ok(Solved { error, iterations: 1 })
     }
-}
 
-impl PathChain2D {
     /// The path, the bones, then the curve, checked in that order without touching a bone.
     fn check(&mut self) -> Result<(), Problem> {
         let path = match slot(&self.path) {
@@ -192,7 +223,9 @@ impl PathChain2D {
             return Err(Problem::PathOutsideTree);
         }
         let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Chain };
-        setup::check(&mut self.state.bones, slots)?;
+        if setup::check(&mut self.state.bones, slots)?.chain_changed {
+            self.path_state.travel.reset(); // Other bones: nothing of the last frame applies.
+        }
         self.path_state.refresh(path)
     }
 }

@@ -29,7 +29,8 @@ pub struct PathFitReport {
     /// root is there).
     pub run_in: usize,
     /// Largest distance (caller units) between a joint and the place the fit wanted it at (on the path, or on the
-    /// run-in): 0 unless an angle limit held a bone off it or the path was out of a bone's reach.
+    /// run-in): 0 unless an angle limit held a bone off it, the path was out of a bone's reach, or (with
+    /// [`PathTravel`](crate::PathTravel)) a joint is still on its way to its place.
     pub off_path: f32,
 }
 
@@ -51,6 +52,53 @@ pub fn fit_chain(
     settings: &PathFitSettings,
     wanted: &mut [Vec2],
 ) -> Result<PathFitReport, PathError> {
+    fit_with(path, joints, limits, settings, wanted, None)
+}
+
+/// How far each joint may move from where the last frame put it ([`PathTravel`](crate::PathTravel)), and where
+/// the fit records how far along the path from the entry it wanted each joint.
+pub(crate) struct FitTravel<'a> {
+    /// The joints as last fitted; empty: no bound.
+    pub previous: &'a [Vec2],
+    /// How far any joint may move, as far as known.
+    pub reach: f32,
+    /// How much farther, per unit of its bone's length.
+    pub per_length: f32,
+    /// Per joint: the arc length from the entry to where the fit wanted it, NaN where not on the path.
+    pub along: &'a mut [f32],
+    /// How far any joint may move, all measured (at least `reach`): asked once, when a joint would move farther
+    /// than `reach` allows.
+    pub full: &'a mut dyn FnMut() -> f32,
+    /// Whether `full` was asked.
+    pub measured: bool,
+}
+
+impl FitTravel<'_> {
+    /// The direction nearest `aim` for the end of a bone from `origin`, `length` long, that moves joint `joint` no
+    /// farther than it may.
+    fn direction(&mut self, joint: usize, origin: Vec2, length: f32, aim: Vec2) -> Vec2 {
+        let Some(&previous) = self.previous.get(joint) else { return aim };
+        let floor = self.per_length * length;
+        if (origin + aim * length).distance_squared(previous) <= (self.reach + floor) * (self.reach + floor) {
+            return aim;
+        }
+        if !self.measured {
+            self.measured = true;
+            self.reach = self.reach.max((self.full)());
+        }
+        toward_within(origin, length, aim, previous, self.reach + floor)
+    }
+}
+
+/// [`fit_chain`], each joint's move bounded by `travel`.
+pub(crate) fn fit_with(
+    path: &PathPolyline,
+    joints: &mut [Vec2],
+    limits: &ChainLimits,
+    settings: &PathFitSettings,
+    wanted: &mut [Vec2],
+    travel: Option<FitTravel<'_>>,
+) -> Result<PathFitReport, PathError> {
     if path.is_empty() {
         return Err(PathError::TooFewPoints);
     }
@@ -63,7 +111,8 @@ pub fn fit_chain(
     let bones = joints.len() - 1;
     validate::joints(joints).map_err(PathError::Chain)?;
     validate::limits(limits, bones).map_err(PathError::Chain)?;
-    let mut fit = Fit::start(path, joints[0], settings.offset, limits);
+    let mut fit = Fit::start(path, joints[0], settings.offset, limits, travel);
+    fit.record(0, f32::NAN);
     let mut length = joints[0].distance(joints[1]);
     for i in 0..bones {
         // The next bone's length, read before this bone's end is moved.
@@ -84,7 +133,7 @@ pub fn fit_chain(
 }
 
 /// The state of one fit as it walks the chain from the root.
-struct Fit<'a> {
+struct Fit<'a, 't> {
     path: &'a PathPolyline,
     limits: &'a ChainLimits<'a>,
     root: Vec2,
@@ -96,21 +145,40 @@ struct Fit<'a> {
     cursor: PathCursor,
     /// The direction of the last bone of non-zero length, for the next bone's limit.
     parent_direction: Vec2,
+    /// The arc length at the path's point at the offset.
+    entry_distance: f32,
+    travel: Option<FitTravel<'t>>,
     report: PathFitReport,
 }
 
-impl<'a> Fit<'a> {
-    fn start(path: &'a PathPolyline, root: Vec2, offset: f32, limits: &'a ChainLimits<'a>) -> Self {
+impl<'a, 't> Fit<'a, 't> {
+    fn start(
+        path: &'a PathPolyline,
+        root: Vec2,
+        offset: f32,
+        limits: &'a ChainLimits<'a>,
+        travel: Option<FitTravel<'t>>,
+    ) -> Self {
         let cursor = path.cursor_at(offset);
         let to_path = path.point(cursor) - root;
         let run_in = (unit_or(to_path, path.tangent(cursor)), to_path.length());
         let parent_direction = unit_or(limits.root_direction, Vec2::X);
         let report = PathFitReport::default();
-        Self { path, limits, root, run_in, along_run_in: Some(0.0), cursor, parent_direction, report }
+        let entry_distance = path.distance_at(cursor);
+        let along_run_in = Some(0.0);
+        Self { path, limits, root, run_in, along_run_in, cursor, parent_direction, entry_distance, travel, report }
+    }
+
+    /// Records how far along the path from the entry the fit wanted joint `joint` (NaN: not on the path).
+    fn record(&mut self, joint: usize, along: f32) {
+        if let Some(slot) = self.travel.as_mut().and_then(|travel| travel.along.get_mut(joint)) {
+            *slot = along;
+        }
     }
 
     /// Places the end of bone `i` (at `origin`, `length` long): returns where it goes and where the fit wanted it.
     fn bone(&mut self, i: usize, origin: Vec2, length: f32, along_tangent: bool) -> (Vec2, Vec2) {
+        self.record(i + 1, f32::NAN);
         if length <= 0.0 {
             if self.along_run_in.is_some() {
                 self.report.run_in += 1;
@@ -133,6 +201,7 @@ impl<'a> Fit<'a> {
                 match self.path.first_meeting(self.cursor, origin, length) {
                     Some(meeting) => {
                         self.cursor = meeting;
+                        self.record(i + 1, self.path.distance_at(meeting) - self.entry_distance);
                         self.path.point(meeting)
                     }
                     // Nothing of the path within reach (a limit held the chain off it): point at where it left it.
@@ -152,16 +221,18 @@ impl<'a> Fit<'a> {
     /// wanted it and whether the bone reaches it (it lies `length` from `origin`).
     fn limited(&mut self, i: usize, origin: Vec2, length: f32, aim_direction: Vec2, aim: (Vec2, bool)) -> (Vec2, Vec2) {
         let (aim, reaches) = aim;
-        let direction = match self.limits.get(i) {
-            Some(limit) => limit.clamp_direction(self.parent_direction, aim_direction),
+        // Not farther from where the last frame put this joint than it may travel in one.
+        let travelled = match self.travel.as_mut() {
+            Some(travel) => travel.direction(i + 1, origin, length, aim_direction),
             None => aim_direction,
         };
-        // A limit that moves the direction by rounding only (the wanted angle on its edge) holds it nowhere.
-        let direction = if direction.distance_squared(aim_direction) <= LIMIT_SLACK * LIMIT_SLACK {
-            aim_direction
-        } else {
-            direction
+        let direction = match self.limits.get(i) {
+            Some(limit) => limit.clamp_direction(self.parent_direction, travelled),
+            None => travelled,
         };
+        // A limit that moves the direction by rounding only (the wanted angle on its edge) holds it nowhere.
+        let direction =
+            if direction.distance_squared(travelled) <= LIMIT_SLACK * LIMIT_SLACK { travelled } else { direction };
         self.parent_direction = direction;
         if reaches && direction == aim_direction {
             // The wanted point itself, not a length along a rounded direction: exactly on the path.
@@ -173,4 +244,35 @@ impl<'a> Fit<'a> {
         self.report.off_path = self.report.off_path.max(placed.distance(aim));
         (placed, aim)
     }
+}
+
+/// The unit direction nearest `aim` (unit) whose bone end `origin + direction * length` lies within `reach` of
+/// `previous` (the joint's place last frame): `aim` itself when its end does; turned toward `previous` by the
+/// shorter way otherwise; straight at `previous` when no direction gets that close. Mirror-exact: a reflection of
+/// the inputs gives the reflected direction.
+#[must_use]
+pub fn toward_within(origin: Vec2, length: f32, aim: Vec2, previous: Vec2, reach: f32) -> Vec2 {
+    if (origin + aim * length).distance_squared(previous) <= reach * reach {
+        return aim;
+    }
+    let to_previous = previous - origin;
+    let distance = to_previous.length();
+    if !(distance > 0.0 && length > 0.0) {
+        return aim;
+    }
+    let toward = to_previous / distance;
+    // The angle from `toward` whose end lies `reach` from `previous` (law of cosines).
+    let cos = (length * length + distance * distance - reach * reach) / (2.0 * length * distance);
+    if cos.is_nan() || cos <= -1.0 {
+        return aim;
+    }
+    if cos >= 1.0 {
+        return toward;
+    }
+    let side = toward.perp_dot(aim);
+    if side == 0.0 {
+        return toward;
+    }
+    let sin = (1.0 - cos * cos).sqrt();
+    toward * cos + toward.perp() * (sin * side.signum())
 }

@@ -15,6 +15,17 @@
 //! relative to its parent segment, as in the other solvers) holds where it conflicts: the bone stops at its limit,
 //! and the next bone meets the path again from where that one really ends.
 //!
+//! # Corners
+//!
+//! The first meeting moves with the path wherever it can, but not at a sharp corner: while a bone's circle around
+//! a joint before the corner still holds the corner outside, the next joint lies before it; once the corner is
+//! inside, the circle leaves the near leg only far along the other one (up to twice the bone's length away at a
+//! hairpin), and no exact place lies between. [`PathTravel::fit`] lets such a joint travel there over frames: each
+//! joint moves at most [`TRAVEL_SPEED`] times as far as the path moved under the chain since the last frame, plus
+//! [`TRAVEL_FLOOR`] bone lengths per second, its bone turned toward its place; the bones after it meet the path
+//! from where it really is. A jump of the path, the root or the offset moves the path under the chain as far, so
+//! the chain follows it at once.
+//!
 //! # Mirror-exact
 //!
 //! Dot products, square roots and divisions only (the circle-segment intersection is solved in `f64`): reflecting
@@ -31,6 +42,8 @@ mod fit;
 mod polyline;
 #[cfg(test)]
 mod tests;
+mod travel;
 
 pub use fit::{PathFitReport, PathFitSettings, fit_chain};
 pub use polyline::{PathCursor, PathError, PathPolyline};
+pub use travel::{PathTravel, TRAVEL_FLOOR, TRAVEL_SPEED};

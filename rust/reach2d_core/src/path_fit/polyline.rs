@@ -221,6 +221,60 @@ impl PathPolyline {
         None
     }
 
+    /// The distance of `point` from the part of the path within `window` (arc length) of `cursor`: from the
+    /// segments that part touches (all of a closed path's when the window goes round it), an open path's end
+    /// segments with their extensions. Infinite when the path is empty.
+    #[must_use]
+    pub fn distance_near(&self, point: Vec2, cursor: PathCursor, window: f32) -> f32 {
+        let count = self.points.len().saturating_sub(1);
+        if self.is_empty() || cursor.segment >= count {
+            return f32::INFINITY;
+        }
+        let mut best = self.segment_distance(cursor.segment, point);
+        let here = self.distance_at(cursor);
+        let total = self.length();
+        // Outward both ways, while a segment's near end is within the window (round a closed path at most once).
+        for forward in [true, false] {
+            let (mut segment, mut covered) = (cursor.segment, 0.0f32);
+            for _ in 1..count {
+                let next = match (forward, self.closed) {
+                    (true, _) if segment + 1 < count => segment + 1,
+                    (true, true) => 0,
+                    (false, _) if segment > 0 => segment - 1,
+                    (false, true) => count - 1,
+                    _ => break,
+                };
+                let near_end = if forward { self.distances[next] } else { self.distances[next + 1] };
+                let mut gap = if forward { near_end - here } else { here - near_end };
+                if self.closed && gap < 0.0 {
+                    gap += total;
+                }
+                if gap.max(covered) > window {
+                    break;
+                }
+                covered = gap;
+                segment = next;
+                best = best.min(self.segment_distance(segment, point));
+            }
+        }
+        best
+    }
+
+    /// The distance of `point` from segment `segment` (with its extension on an open path's end segments).
+    fn segment_distance(&self, segment: usize, point: Vec2) -> f32 {
+        let count = self.points.len() - 1;
+        let (a, b) = (self.points[segment], self.points[segment + 1]);
+        let d = b - a;
+        let mut t = (point - a).dot(d) / d.length_squared();
+        if self.closed || segment != 0 {
+            t = t.max(0.0);
+        }
+        if self.closed || segment + 1 != count {
+            t = t.min(1.0);
+        }
+        point.distance(a + d * t)
+    }
+
     fn segment(&self, segment: usize) -> Option<(Vec2, Vec2)> {
         Some((*self.points.get(segment)?, *self.points.get(segment + 1)?))
     }

@@ -6,3 +6,4 @@ mod fixtures;
 mod mirror;
 mod polyline;
 mod properties;
+mod travel;

@@ -134,3 +134,24 @@ fn the_first_meeting_wraps_around_a_closed_path() {
     // A circle holding the whole loop never meets it.
     assert_eq!(path.first_meeting(start, Vec2::ZERO, 150.0), None);
 }
+
+#[test]
+fn distance_near_sees_only_the_path_within_the_window() {
+    // A hairpin: along +X to (100, 0), back along -X at y = 10.
+    let path = open(&[Vec2::ZERO, Vec2::new(100.0, 0.0), Vec2::new(100.0, 10.0), Vec2::new(0.0, 10.0)]);
+    let point = Vec2::new(50.0, 4.0);
+    let on_first = path.cursor_at(50.0);
+    // Near its place on the first leg: 4 away; the far leg (6 away) is out of a small window but in a large one.
+    assert_approx_eq!(path.distance_near(point, on_first, 10.0), 4.0);
+    let on_last = path.cursor_at(160.0);
+    assert_approx_eq!(path.distance_near(point, on_last, 10.0), 6.0);
+    assert_approx_eq!(path.distance_near(point, on_last, 200.0), 4.0);
+    // An open path's ends go on along their extensions.
+    assert_approx_eq!(path.distance_near(Vec2::new(-20.0, 3.0), path.cursor_at(0.0), 1.0), 3.0);
+    // A closed circle: round past its start.
+    let loop_ = circle(Vec2::ZERO, 100.0, 360);
+    let near_start = loop_.cursor_at(loop_.length() - 1.0);
+    let beyond = Vec2::from_angle(0.05) * 103.0;
+    assert!((loop_.distance_near(beyond, near_start, 10.0) - 3.0).abs() < 0.01);
+    assert!(loop_.distance_near(beyond, near_start, 1.0) > 3.5);
+}

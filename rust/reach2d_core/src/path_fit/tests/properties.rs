@@ -1,6 +1,6 @@
 //! Property tests of the path fit (proptest): on any path, any chain and any limits the fit is finite and keeps
 //! every bone's length and the root; without limits every joint past the run-in lies on the path (or its
-//! extension), and with them every limit holds.
+//! extension), and with them every limit holds; a travelling fit (`PathTravel`) over frames too.
 
 use core::f32::consts::PI;
 
@@ -10,7 +10,7 @@ use proptest::test_runner::FileFailurePersistence;
 
 use super::fixtures::{distance_from, lengths_of};
 use crate::angle::{AngleLimit, ChainLimits, signed_angle};
-use crate::path_fit::{PathFitSettings, PathPolyline, fit_chain};
+use crate::path_fit::{PathFitSettings, PathPolyline, PathTravel, fit_chain};
 
 fn point(range: f32) -> impl Strategy<Value = Vec2> {
     (-range..range, -range..range).prop_map(|(x, y)| Vec2::new(x, y))
@@ -114,6 +114,43 @@ proptest! {
             if !path.is_closed() {
                 prop_assert_eq!(report.off_path, 0.0);
             }
+        }
+    }
+
+    #[test]
+    fn a_travelling_fit_is_finite_keeps_lengths_and_holds_limits(
+        case in case(),
+        moves in prop::collection::vec((-300.0f32..300.0, point(40.0), 0.0f32..0.1), 1..6),
+    ) {
+        let mut path = PathPolyline::default();
+        prop_assume!(path.set(case.path.iter().copied()).is_ok());
+        let before = case.joints.clone();
+        let mut joints = case.joints.clone();
+        let mut wanted = vec![Vec2::ZERO; joints.len()];
+        let limits = ChainLimits { root_direction: case.root_direction, per_bone: &case.limits };
+        let mut travel = PathTravel::default();
+        let scale = before.iter().chain(path.points()).map(|p| p.abs().max_element()).fold(1.0f32, f32::max) + 2000.0;
+        let mut settings = case.settings;
+        // Frames: the offset steps on, the chain moves, the time step varies (0 included).
+        for (step, shift, delta) in moves.into_iter().chain([(0.0, Vec2::ZERO, 0.0)]) {
+            travel.fit(&path, &mut joints, &limits, &settings, &mut wanted, delta).unwrap();
+            prop_assert!(joints.iter().chain(&wanted).all(|j| j.is_finite()));
+            for (i, (fitted, wanted_length)) in lengths_of(&joints).iter().zip(lengths_of(&before)).enumerate() {
+                prop_assert!((fitted - wanted_length).abs() <= 1e-4 * scale, "bone {} length {} -> {}", i, wanted_length, fitted);
+            }
+            let mut parent = case.root_direction;
+            for (i, pair) in joints.windows(2).enumerate() {
+                let segment = pair[1] - pair[0];
+                if segment.length() <= 1e-3 * scale {
+                    continue;
+                }
+                if let Some(limit) = case.limits.get(i).copied().flatten() {
+                    prop_assert!(limit.contains(signed_angle(parent, segment), 1e-3), "limit {} holds", i);
+                }
+                parent = segment;
+            }
+            settings.offset += step;
+            joints.iter_mut().for_each(|joint| *joint += shift);
         }
     }
 
