@@ -282,13 +282,25 @@ impl CopyTransform2D {
     #[constant]
     pub const FROM_SCALE_Y: i32 = 4;
 
-    /// Sets [member enabled]; disabling puts back what the node wrote.
+    /// Sets [member enabled]; disabling puts back what the node wrote (and forgets the source's turns, as
+    /// [method reset] does).
     #[func]
     fn set_enabled(&mut self, value: bool) {
         self.enabled = value;
         if !value {
             self.copy.let_go();
+            self.copy.forget_turns();
         }
+    }
+
+    /// Forgets the whole turns the source's rotation has made: the next copy reads it as the engine gives it, within
+    /// half a turn of zero, and counts on from there. The rotation is read continuous across turns (a crank wound
+    /// three times drives a piston three turns' worth, without a jump as it passes the half turn); call this after a
+    /// teleport or to start a remapped rotation over. A new source or space, disabling the node and leaving the tree
+    /// do the same.
+    #[func]
+    pub fn reset(&mut self) {
+        self.copy.forget_turns();
     }
 
     /// Sets [member editor_preview]; in the editor, turning it off puts back what the node wrote.
@@ -309,7 +321,10 @@ impl INode2D for CopyTransform2D {
             // Saving stores the user's own values; the preview's come back right after.
             CanvasItemNotification::EDITOR_PRE_SAVE => self.copy.take_back(),
             CanvasItemNotification::EDITOR_POST_SAVE => self.copy.reapply(),
-            CanvasItemNotification::EXIT_TREE => self.copy.let_go(),
+            CanvasItemNotification::EXIT_TREE => {
+                self.copy.let_go();
+                self.copy.forget_turns();
+            }
             _ => {}
         }
         batch::notification(self, what);
@@ -329,8 +344,8 @@ impl BoneDriver for CopyTransform2D {
     fn solve_frame(&mut self, _delta: f64) -> Result<Solved, Problem> {
         let source = self.check()?;
         let settings = self.settings();
-        let reading = self.copy.read_source(&source, self.space)?;
         let channels = self.channels();
+        let reading = self.copy.read_source(&source, self.space, channels.rotation)?;
         let bone = self.copy.read_bone(self.state.bones.chain.parent(), self.space, channels)?;
         let copied = copy_transform(&settings, &reading, &bone).map_err(problem)?;
         self.copy.write(&copied, channels);

@@ -43,4 +43,4 @@ mod tests;
 pub use bone::{BoneFrame, Copied, LocalPose, copy_transform};
 pub use remap::{Property, Remap, TransformValues, remap};
 pub use settings::{Amounts, CopyError, CopySettings, CopySpace};
-pub use source::{SourceReading, is_collapsed, read_source};
+pub use source::{SourceReading, Turns, is_collapsed, read_source};
