@@ -48,13 +48,18 @@ use crate::{batch, gizmo};
 /// (by default the same property), optionally held between two values (Spine 4.3's remappable transform
 /// constraint, Godot's [code]ConvertTransformModifier3D[/code]). Values are read as the engine takes a transform apart:
 /// rotation is the angle of the x axis, scale the axes' lengths (in the local and rest spaces the y scale is negative
-/// for a mirroring transform).
+/// for a mirroring transform). The rotation is read continuous across turns (each frame's shortest change added to
+/// the last: a crank wound three times drives a piston three turns' worth, without a jump at the half turn); the
+/// first frame, and the first after [method reset], reads it within half a turn of zero.
 ///
 /// [b]Mirroring.[/b] A character flipped with [code]scale.x = -1[/code] above the source and the bone gets the exact
 /// mirror image: a plain copy in the global space copies directions and points (the rotation offset turns the other
 /// way for a mirrored source, as in Spine), and the local and rest spaces read numbers the flip does not change. A
 /// remap in the global space reads world numbers, which a flip changes: remap in the local or rest space on a
-/// character that flips.
+/// character that flips. A flip between the source and the bone (a cart turned by its own [code]scale.x = -1[/code]
+/// over its wheel): in the local and rest spaces the rotation keeps its sense on screen (written the other way round
+/// when the source's parent and the bone's mirror differently), so the wheel rolls the way the cart drives; a
+/// position or scale stays a number in the bone's parent's frame.
 ///
 /// [b]Order.[/b] At run time it runs after [AnimationPlayer] and [AnimationTree] and, with the IK nodes, in tree
 /// order (the batch): placed below a [TwoBoneIk2D] in the tree it reads the pose that IK node solved in the same
