@@ -153,7 +153,18 @@ func test_a_crank_drives_a_piston_smoothly_over_several_turns() -> void:
 		if copies[0].has_method("reset"):
 			copies[0].reset()
 			expect(copies[0].solve(), "solved after reset")
-			expect_near(pistons[0].position.x, start + STROKE * (wrapf(base + turned, -PI, PI) - base), 1e-3, "%s: after reset() the piston starts from the wrapped reading" % name)
+			var wrapped := wrapf(base + turned, -PI, PI) - base
+			expect_near(pistons[0].position.x, start + STROKE * wrapped, 1e-3, "%s: after reset() the piston starts from the wrapped reading" % name)
+			# From there it counts on: a whole turn more is a whole turn's stroke more, until the node is disabled.
+			for i in 63:
+				turned += CRANK_STEP
+				cranks[0].rotation = 0.2 + turned
+				copies[0].solve()
+			expect_near(pistons[0].position.x, start + STROKE * (wrapped + 63 * CRANK_STEP), 1e-3, "%s: counting on after reset()" % name)
+			copies[0].enabled = false
+			copies[0].enabled = true
+			expect(copies[0].solve(), "solved after enabling")
+			expect_near(pistons[0].position.x, start + STROKE * (wrapf(base + turned, -PI, PI) - base), 1e-3, "%s: enabled again, the piston starts from the wrapped reading" % name)
 		report.append("%s: largest jump %.4f px, off the whole turn %.6f px, mirror %.6f px" % [name, worst_jump, worst_follow, worst_mirror])
 		for piston in pistons:
 			piston.get_parent().get_parent().free()
