@@ -138,3 +138,36 @@ fn a_crank_drives_a_piston_without_a_jump_over_several_turns_in_every_space() {
         assert_approx_eq!(turns.unwrap(wrap_angle(start + turned)), start + turned, 1e-3);
     }
 }
+
+#[test]
+fn a_clamped_piston_holds_at_its_stroke_s_end_while_the_crank_winds_on() {
+    // The README's piston with its stroke held in [-20, 20] px from its rest: wound 3.25 turns it stays at the end
+    // (the wrapped reading, a quarter turn, would put it back at 15.7 px), wound back to a quarter turn it comes back.
+    let rest = Affine2::IDENTITY;
+    let settings = CopySettings {
+        space: CopySpace::Rest,
+        position: [
+            Remap { from: Property::Rotation, factor: 10.0, range: Some((20.0, -20.0)) },
+            Remap::same(Property::Y),
+        ],
+        amounts: Amounts { rotation: 0.0, position: 1.0, scale: 0.0 },
+        ..CopySettings::default()
+    };
+    let piston = plain(Vec2::new(40.0, -6.0), 0.0);
+    let bone = frame(piston, Affine2::IDENTITY, Affine2::from_translation(piston.position));
+    let mut turns = Turns::default();
+    let mut x_at = |turned: f32| {
+        let reading = read_source(CopySpace::Rest, Affine2::from_angle(turned), rest).unwrap().unwrapped(&mut turns);
+        copy_transform(&settings, &reading, &bone).unwrap().position
+    };
+    let steps = 260;
+    let mut last = Vec2::ZERO;
+    for i in 0..=steps {
+        last = x_at(3.25 * TAU * i as f32 / steps as f32);
+    }
+    assert_approx_eq!(last, Vec2::new(60.0, -6.0), 1e-4);
+    for i in (0..=steps).rev() {
+        last = x_at(0.25 * TAU + 3.0 * TAU * i as f32 / steps as f32);
+    }
+    assert_approx_eq!(last, Vec2::new(40.0 + 5.0 * PI, -6.0), 1e-3);
+}
