@@ -25,10 +25,13 @@ fn wheel_settings(space: CopySpace) -> CopySettings {
     }
 }
 
-/// The worst slip per frame (px) of a wheel copied in `space` on a cart under `level` that drives right 2 px a frame,
-/// turns with `scale.x = -1`, drives back, turns again and drives on: radius times the wheel's turn on screen minus
-/// the ground its origin covered (a wheel going right on screen turns clockwise, a positive angle with y down).
+/// The worst slip per frame (px) of a wheel copied in `space` on a cart under `level` (turned and scaled evenly, or
+/// mirrored: the ground is the level's x axis) that drives 2 px a frame along it, turns with `scale.x = -1`, drives
+/// back, turns again and drives on: the wheel's radius on screen times its turn on screen minus the ground its origin
+/// covered along the way that rolls it clockwise (a positive angle with y down: rightward on a plain level).
 fn worst_slip(space: CopySpace, level: Affine2) -> f32 {
+    let clockwise = level.matrix2.x_axis.normalize() * level.matrix2.determinant().signum();
+    let radius = RADIUS * level.matrix2.x_axis.length();
     let settings = wheel_settings(space);
     let wheel = plain(Vec2::new(24.0, 10.0), 0.4);
     let mut x = 0.0f32;
@@ -45,7 +48,7 @@ fn worst_slip(space: CopySpace, level: Affine2) -> f32 {
             let now = global_after(&bone, &copy_transform(&settings, &reading, &bone).unwrap());
             if let Some(before) = last {
                 let turn = wrap_angle(now.matrix2.x_axis.to_angle() - before.matrix2.x_axis.to_angle());
-                worst = worst.max((RADIUS * turn - (now.translation.x - before.translation.x)).abs());
+                worst = worst.max((radius * turn - (now.translation - before.translation).dot(clockwise)).abs());
             }
             last = Some(now);
             x += direction * 2.0;
@@ -63,6 +66,15 @@ fn the_readme_wheel_rolls_on_a_cart_that_turns_in_either_space_plain_and_mirrore
             let worst = worst_slip(space, level);
             assert!(worst < 1e-3, "{space:?}, level {level:?}: slip {worst} px a frame");
         }
+    }
+    // On a level turned into a slope and scaled, the local space reads the cart's x along it and still rolls the
+    // wheel; the global space reads the canvas's x, which is not the ground there.
+    let slope = Affine2::from_scale_angle_translation(Vec2::splat(1.5), -0.3, Vec2::new(100.0, 50.0));
+    for level in [slope, slope * Affine2::from_scale(Vec2::new(-1.0, 1.0))] {
+        let worst = worst_slip(CopySpace::Local, level);
+        assert!(worst < 1e-3, "local on a slope: slip {worst} px a frame");
+        let worst = worst_slip(CopySpace::Global, level);
+        assert!(worst > 0.1, "global on a slope: slip {worst} px a frame");
     }
 }
 
