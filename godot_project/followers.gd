@@ -2,8 +2,9 @@ extends "res://common/demo.gd"
 ## CopyTransform2D: bones that follow other nodes. Two characters (the right one the mirror image, scale.x = -1) whose
 ## AnimationPlayer sways the torso and bobs the head while a TwoBoneIk2D puts the hand on the ball; the eyes follow
 ## the head and the sword follows the hand with an offset (copies placed after the IK node, so the sword follows the
-## solved hand in the same frame). Below, a cart rolls back and forth and its wheels turn with its x: a copy in the
-## local space with the rotation remapped from the cart's x (factor 1 / radius).
+## solved hand in the same frame). Below, a cart rolls back and forth, turning around (its own scale.x = -1) to face
+## the way it drives, and its wheels roll with its x: a copy in the local space with the rotation remapped from the
+## cart's x (factor 1 / radius), written the other way round under the turned cart so the wheels still roll.
 
 const Rig := preload("res://common/rig.gd")
 ## The two characters stand either side of x = AXIS.
@@ -31,7 +32,7 @@ func demo_title() -> String:
 
 
 func demo_help() -> String:
-	return "The eyes follow the head and the sword follows the hand with an offset (CopyTransform2D, global space). An AnimationPlayer sways the torso and bobs the head; a TwoBoneIk2D puts the hand on the ball, and the sword's copy runs after it in tree order, so the sword is in the solved hand in the same frame. The right character is the mirror image (scale.x = -1). The cart's wheels turn with its x: a copy in the local space with the rotation taken from x, times 1 / radius. Move the mouse to move the ball."
+	return "The eyes follow the head and the sword follows the hand with an offset (CopyTransform2D, global space). An AnimationPlayer sways the torso and bobs the head; a TwoBoneIk2D puts the hand on the ball, and the sword's copy runs after it in tree order, so the sword is in the solved hand in the same frame. The right character is the mirror image (scale.x = -1). The cart turns around (scale.x = -1) to face the way it drives, and its wheels roll with its x: a copy in the local space with the rotation taken from x, times 1 / radius. Move the mouse to move the ball."
 
 
 func _demo_ready() -> void:
@@ -115,8 +116,8 @@ func make_character(flipped: bool) -> Dictionary:
 	return {"root": root, "bones": bones, "arm": arm, "ball": ball, "copies": copies}
 
 
-## The cart: a body moving along x with two wheels (bones under its skeleton), each turned by a copy of the cart's
-## local x into its rotation.
+## The cart: a body moving along x with a lamp at its front and two wheels (bones under its skeleton), each turned by
+## a copy of the cart's local x into its rotation.
 func make_cart() -> void:
 	cart = Node2D.new()
 	cart.name = "Cart"
@@ -126,6 +127,10 @@ func make_cart() -> void:
 	body.polygon = PackedVector2Array([Vector2(-56, -42), Vector2(56, -42), Vector2(48, -6), Vector2(-48, -6)])
 	body.color = Color(0.55, 0.4, 0.28)
 	cart.add_child(body)
+	var lamp := Polygon2D.new()
+	lamp.polygon = PackedVector2Array([Vector2(50, -36), Vector2(62, -32), Vector2(60, -22), Vector2(48, -24)])
+	lamp.color = Color(0.98, 0.86, 0.45)
+	cart.add_child(lamp)
 	var skeleton := Skeleton2D.new()
 	cart.add_child(skeleton)
 	for x in [-32.0, 32.0]:
@@ -162,6 +167,7 @@ func _demo_process(_delta: float) -> void:
 	characters[0]["ball"].global_position = goal
 	characters[1]["ball"].global_position = Vector2(2.0 * AXIS - goal.x, goal.y)
 	cart.position.x = AXIS + 110.0 * sin(time * 0.7)
+	cart.scale.x = 1.0 if cos(time * 0.7) >= 0.0 else -1.0  # facing the way it drives
 	set_status("sword off the hand %.7f rad   wheels off x / r %.7f rad   mirror %.5f px" % [worst_rotation, worst_wheel, worst_mirror])
 
 
@@ -179,7 +185,9 @@ func measure() -> void:
 			worst_rotation = maxf(worst_rotation, absf(bone.global_transform.x.angle_to(wanted)))
 			worst_origin = maxf(worst_origin, bone.global_position.distance_to(t * copy.position_offset))
 	for copy in wheel_copies:
-		worst_wheel = maxf(worst_wheel, absf(angle_difference(copy.bone.rotation, cart.position.x / WHEEL_RADIUS)))
+		# Under the turned cart the rotation is written the other way round: on screen the wheel still rolls.
+		var rolled := cart.scale.x * cart.position.x / WHEEL_RADIUS
+		worst_wheel = maxf(worst_wheel, absf(angle_difference(copy.bone.rotation, rolled)))
 	for name in ["torso", "head", "upper", "fore", "sword"]:
 		var a: Bone2D = characters[0]["bones"][name]
 		var b: Bone2D = characters[1]["bones"][name]

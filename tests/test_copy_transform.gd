@@ -123,7 +123,8 @@ func test_the_rest_space_copies_the_change_from_rest_under_every_flip() -> void:
 
 
 ## The wheel: a cart moving along x, its wheel bone turning by x / radius (a remap of the cart's local x into the
-## wheel's rotation), on a cart that is flipped too.
+## wheel's rotation), on a cart that is flipped too: there the cart's own scale.x = -1 lies between the source's parent
+## and the wheel's, so the rotation is written the other way round (it keeps its sense on screen: the wheel rolls).
 func test_a_wheel_turns_with_its_cart_s_x() -> void:
 	const RADIUS := 16.0
 	var worst := 0.0
@@ -147,7 +148,7 @@ func test_a_wheel_turns_with_its_cart_s_x() -> void:
 		for x in [0.0, 13.0, 150.0, -40.0, 600.0]:
 			cart.position = Vector2(x, 200)
 			expect(copy.solve(), "wheel: solved")
-			worst = maxf(worst, absf(angle_difference(wheel.rotation, x / RADIUS + 0.2)))
+			worst = maxf(worst, absf(angle_difference(wheel.rotation, flip * (x / RADIUS + 0.2))))
 			expect(wheel.position == Vector2(20, 10), "wheel: its position is untouched")
 		cart.free()
 	expect(worst < 1e-5, "the wheel turns by x / radius (worst %s rad)" % worst)

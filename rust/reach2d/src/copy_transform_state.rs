@@ -7,7 +7,7 @@
 use godot::classes::{Bone2D, CanvasItem, Node2D};
 use godot::prelude::*;
 use reach2d_core::Vec2;
-use reach2d_core::copy_transform::{BoneFrame, Copied, CopyError, LocalPose, SourceReading, read_source};
+use reach2d_core::copy_transform::{BoneFrame, Copied, CopyError, LocalPose, SourceReading, Turns, read_source};
 
 use crate::copy_choices::Space;
 use crate::io::convert::{affine, vec2, vector2};
@@ -38,6 +38,10 @@ pub struct CopyState {
     /// The source hangs below the bone (a copy in the global space would chase itself): found by the setup check
     /// when it is not verified, kept while it is.
     pub source_under_bone: bool,
+    /// The whole turns the source's rotation made, so a remap reads it continuous, and the source and space they
+    /// were counted for (another one starts over).
+    turns: Turns,
+    turns_of: Option<(InstanceId, Space)>,
 }
 
 /// The writes an editor save took back, per property.
@@ -74,8 +78,10 @@ impl CopyState {
     }
 
     /// The source read in `space`: its global transform (global), else its local one, with its rest (rest space:
-    /// the source must be a `Bone2D`, the setup check said so).
-    pub fn read_source(&mut self, source: &Gd<Node2D>, space: Space) -> Result<SourceReading, Problem> {
+    /// the source must be a `Bone2D`, the setup check said so); its rotation continuous across turns. For a
+    /// `rotation` written in the local or rest space, also the sense its parent turns in on screen (one more engine
+    /// call: the sign of its global determinant over its local one).
+    pub fn read_source(&mut self, source: &Gd<Node2D>, space: Space, rotation: bool) -> Result<SourceReading, Problem> {
         let (transform, rest) = match space {
             Space::Global => (affine(source.get_global_transform()), glam::Affine2::IDENTITY),
             Space::Local => (affine(source.get_transform()), glam::Affine2::IDENTITY),
@@ -85,18 +91,34 @@ impl CopyState {
                 (affine(source.get_transform()), rest)
             }
         };
-        read_source(space.core(), transform, rest).map_err(|error| match error {
+        let mut reading = read_source(space.core(), transform, rest).map_err(|error| match error {
             CopyError::SourceCollapsed => Problem::SourceZeroScale,
             CopyError::RestCollapsed => Problem::RestZeroScale,
             _ => Problem::SourceNotFinite,
-        })
+        })?;
+        if rotation && space != Space::Global {
+            let global = affine(source.get_global_transform()).matrix2.determinant();
+            reading = reading.under_parent(global * transform.matrix2.determinant());
+        }
+        let counted_for = Some((source.instance_id_unchecked(), space));
+        if self.turns_of != counted_for {
+            self.turns.reset();
+            self.turns_of = counted_for;
+        }
+        Ok(reading.unwrapped(&mut self.turns))
+    }
+
+    /// Forgets the source's whole turns: the next reading is taken as the engine gives it.
+    pub fn forget_turns(&mut self) {
+        self.turns.reset();
     }
 
     /// The held bone as the copy finds it: each property's unwritten value (a value that is not the copy's last
     /// write is someone else's and becomes the unwritten one), its skew, and what `space` needs (the global
     /// transform of `parent`, or the bone's rest). Only what the `channels` written need is read (one engine call
     /// per value): the scale always (its signs and a zero scale count for every channel), the rotation for a written
-    /// rotation or a global scale, the position for a written position, the skew for a written scale.
+    /// rotation or a global scale, the position for a written position, the skew for a written scale, the parent's
+    /// global transform in the global space or for a written rotation (its handedness turns a local or rest one).
     pub fn read_bone(
         &mut self,
         parent: Option<&Gd<CanvasItem>>,
@@ -111,8 +133,8 @@ impl CopyState {
             scale: self.scale.observe(vec2(bone.get_scale())),
             skew: if channels.scale { bone.get_skew() } else { 0.0 },
         };
-        let parent = match (space, parent) {
-            (Space::Global, Some(parent)) => affine(parent.get_global_transform()),
+        let parent = match parent {
+            Some(parent) if space == Space::Global || channels.rotation => affine(parent.get_global_transform()),
             _ => glam::Affine2::IDENTITY,
         };
         let rest = if space == Space::Rest { affine(bone.get_rest()) } else { glam::Affine2::IDENTITY };

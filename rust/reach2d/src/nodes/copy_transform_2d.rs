@@ -48,13 +48,18 @@ use crate::{batch, gizmo};
 /// (by default the same property), optionally held between two values (Spine 4.3's remappable transform
 /// constraint, Godot's [code]ConvertTransformModifier3D[/code]). Values are read as the engine takes a transform apart:
 /// rotation is the angle of the x axis, scale the axes' lengths (in the local and rest spaces the y scale is negative
-/// for a mirroring transform).
+/// for a mirroring transform). The rotation is read continuous across turns (each frame's shortest change added to
+/// the last: a crank wound three times drives a piston three turns' worth, without a jump at the half turn); the
+/// first frame, and the first after [method reset], reads it within half a turn of zero.
 ///
 /// [b]Mirroring.[/b] A character flipped with [code]scale.x = -1[/code] above the source and the bone gets the exact
 /// mirror image: a plain copy in the global space copies directions and points (the rotation offset turns the other
 /// way for a mirrored source, as in Spine), and the local and rest spaces read numbers the flip does not change. A
 /// remap in the global space reads world numbers, which a flip changes: remap in the local or rest space on a
-/// character that flips.
+/// character that flips. A flip between the source and the bone (a cart turned by its own [code]scale.x = -1[/code]
+/// over its wheel): in the local and rest spaces the rotation keeps its sense on screen (written the other way round
+/// when the source's parent and the bone's mirror differently), so the wheel rolls the way the cart drives; a
+/// position or scale stays a number in the bone's parent's frame.
 ///
 /// [b]Order.[/b] At run time it runs after [AnimationPlayer] and [AnimationTree] and, with the IK nodes, in tree
 /// order (the batch): placed below a [TwoBoneIk2D] in the tree it reads the pose that IK node solved in the same
@@ -282,13 +287,25 @@ impl CopyTransform2D {
     #[constant]
     pub const FROM_SCALE_Y: i32 = 4;
 
-    /// Sets [member enabled]; disabling puts back what the node wrote.
+    /// Sets [member enabled]; disabling puts back what the node wrote (and forgets the source's turns, as
+    /// [method reset] does).
     #[func]
     fn set_enabled(&mut self, value: bool) {
         self.enabled = value;
         if !value {
             self.copy.let_go();
+            self.copy.forget_turns();
         }
+    }
+
+    /// Forgets the whole turns the source's rotation has made: the next copy reads it as the engine gives it, within
+    /// half a turn of zero, and counts on from there. The rotation is read continuous across turns (a crank wound
+    /// three times drives a piston three turns' worth, without a jump as it passes the half turn); call this after a
+    /// teleport or to start a remapped rotation over. A new source or space, disabling the node and leaving the tree
+    /// do the same.
+    #[func]
+    pub fn reset(&mut self) {
+        self.copy.forget_turns();
     }
 
     /// Sets [member editor_preview]; in the editor, turning it off puts back what the node wrote.
@@ -309,7 +326,10 @@ impl INode2D for CopyTransform2D {
             // Saving stores the user's own values; the preview's come back right after.
             CanvasItemNotification::EDITOR_PRE_SAVE => self.copy.take_back(),
             CanvasItemNotification::EDITOR_POST_SAVE => self.copy.reapply(),
-            CanvasItemNotification::EXIT_TREE => self.copy.let_go(),
+            CanvasItemNotification::EXIT_TREE => {
+                self.copy.let_go();
+                self.copy.forget_turns();
+            }
             _ => {}
         }
         batch::notification(self, what);
@@ -329,8 +349,8 @@ impl BoneDriver for CopyTransform2D {
     fn solve_frame(&mut self, _delta: f64) -> Result<Solved, Problem> {
         let source = self.check()?;
         let settings = self.settings();
-        let reading = self.copy.read_source(&source, self.space)?;
         let channels = self.channels();
+        let reading = self.copy.read_source(&source, self.space, channels.rotation)?;
         let bone = self.copy.read_bone(self.state.bones.chain.parent(), self.space, channels)?;
         let copied = copy_transform(&settings, &reading, &bone).map_err(problem)?;
         self.copy.write(&copied, channels);

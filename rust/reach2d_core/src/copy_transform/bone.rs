@@ -43,7 +43,9 @@ impl LocalPose {
 pub struct BoneFrame {
     /// Its properties before the copy: what each channel blends from and what an unwritten channel keeps.
     pub unwritten: LocalPose,
-    /// Its parent's global transform (used in [`CopySpace::Global`]).
+    /// Its parent's global transform: in [`CopySpace::Global`] the frame the copy is written through; in the local
+    /// and rest spaces only its handedness counts (the sense the bone's rotation turns on screen), so identity will
+    /// do where the rotation is not written.
     pub parent: Affine2,
     /// Its rest transform, local (used in [`CopySpace::Rest`]).
     pub rest: Affine2,
@@ -99,7 +101,8 @@ impl Wanted {
 /// it wants the axes' global lengths) a scale; each channel blends from the unwritten value by its amount times the
 /// weight (the rotation the short way round), the rotation is held in the limit, and the rotation is written as the
 /// `Node2D.rotation` that points the x axis there with the bone's written scale (a negative `scale.x` turns it by
-/// half a turn). In the global space the written scale makes the bone's global axes as long as wanted with the
+/// half a turn). In the local and rest spaces the rotation keeps its sense on screen across a flip between the
+/// source's parent and the bone's ([`SourceReading::parent_handedness`] against the handedness of `bone.parent`). In the global space the written scale makes the bone's global axes as long as wanted with the
 /// rotation written, keeping the bone's own signs.
 ///
 /// Fails, writing nothing, on a collapsed bone, parent (global space) or rest (rest space), a scale that would
@@ -126,13 +129,14 @@ pub fn copy_transform(settings: &CopySettings, source: &SourceReading, bone: &Bo
             let axis = inverse.matrix2 * Vec2::from_angle(wanted.rotation);
             (axis.to_angle(), inverse.transform_point2(wanted.position), None)
         }
-        CopySpace::Local => (wanted.rotation, wanted.position, Some(wanted.scale)),
+        CopySpace::Local => (sense(source, bone) * wanted.rotation, wanted.position, Some(wanted.scale)),
         CopySpace::Rest => {
             if is_collapsed(bone.rest.matrix2) {
                 return Err(CopyError::RestCollapsed);
             }
             let rest = TransformValues::of(bone.rest);
-            (rest.rotation + wanted.rotation, rest.position + wanted.position, Some(rest.scale * wanted.scale))
+            let turn = sense(source, bone) * wanted.rotation;
+            (rest.rotation + turn, rest.position + wanted.position, Some(rest.scale * wanted.scale))
         }
     };
     let mut scale = unwritten.scale;
@@ -171,6 +175,16 @@ pub fn copy_transform(settings: &CopySettings, source: &SourceReading, bone: &Bo
     let copied = Copied { rotation, position, scale, error };
     let finite = copied.rotation.is_finite() && copied.position.is_finite() && copied.scale.is_finite();
     if finite && copied.error.is_finite() { Ok(copied) } else { Err(CopyError::NotFinite) }
+}
+
+/// `-1.0` when the source's parent and the bone's mirror differently on screen (a flip between them: the cart turned
+/// by its own `scale.x = -1`, its wheel below it), else `1.0`. A local or rest rotation is written times this, so the
+/// bone turns on screen the way the source's value turns in its parent's sense: the wheel still rolls the way the cart
+/// drives. A flip above both changes neither sign (the mirror image stays exact); positions and scales are numbers
+/// in each one's parent's frame and are not turned.
+fn sense(source: &SourceReading, bone: &BoneFrame) -> f32 {
+    let bone_parent = if bone.parent.matrix2.determinant() < 0.0 { -1.0 } else { 1.0 };
+    source.parent_handedness * bone_parent
 }
 
 /// The local scale that gives a bone turned to `rotation` under a parent with global basis `parent` global axes of

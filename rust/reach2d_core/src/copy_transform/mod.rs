@@ -29,6 +29,16 @@
 //! so there even remaps mirror. A remap in the global space reads world numbers (`x` becomes `-x` under a flip): use
 //! the local or rest space for a remap on a character that flips.
 //!
+//! A flip *between* the source and the bone (the source's parent and the bone's mirror differently on screen: a cart
+//! turned by its own `scale.x = -1`, its wheel below it) would turn a local or rest rotation the other way on screen:
+//! the wheel, remapped from the cart's x, would spin backwards as the turned cart drives back. So there the rotation
+//! is written times the product of the two parents' handedness ([`SourceReading::parent_handedness`] and the sign of
+//! [`BoneFrame::parent`]'s determinant) and keeps its sense on screen; a flip above both changes neither sign.
+//! Positions and scales stay numbers in each one's parent's frame.
+//!
+//! The source's rotation is read continuous across turns ([`Turns`]): a remap of the wrapped angle would jump by a
+//! whole turn's worth each time the source passes the half turn.
+//!
 //! Every value is measured from matrices the way the engine takes a transform apart ([`TransformValues::of`]), so a
 //! node flipped by its own `scale.x = -1` reads as turned by half a turn with its y scale negative, and the rest space
 //! compares like with like (a flip baked into a rest adds no half turn).
@@ -43,4 +53,4 @@ mod tests;
 pub use bone::{BoneFrame, Copied, LocalPose, copy_transform};
 pub use remap::{Property, Remap, TransformValues, remap};
 pub use settings::{Amounts, CopyError, CopySettings, CopySpace};
-pub use source::{SourceReading, is_collapsed, read_source};
+pub use source::{SourceReading, Turns, is_collapsed, read_source};

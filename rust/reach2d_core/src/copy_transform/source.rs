@@ -1,4 +1,7 @@
-//! Reading the source in a space: its five values, and in the global space the frame its offsets are placed in.
+//! Reading the source in a space: its five values, and in the global space the frame its offsets are placed in; in
+//! the local and rest spaces the sense its parent turns in on screen; its rotation made continuous across turns.
+
+use core::f32::consts::{PI, TAU};
 
 use glam::{Affine2, Mat2};
 
@@ -23,6 +26,69 @@ pub struct SourceReading {
     pub handedness: f32,
     /// The source's global basis (global space only, else identity): the frame the position offset is placed in.
     pub basis: Mat2,
+    /// `-1.0` when the source's parent mirrors on screen (the sign of its global determinant; local and rest spaces,
+    /// set by [`SourceReading::under_parent`]), else `1.0`: the sense the source's rotation is read in. A bone whose
+    /// parent mirrors the other way (a cart turned by its own `scale.x = -1` over its wheel) gets the rotation in
+    /// that same sense on screen.
+    pub parent_handedness: f32,
+}
+
+impl SourceReading {
+    /// This reading (local or rest space) of a source whose parent's global transform has a determinant of the sign
+    /// of `parent_determinant` (negative: it mirrors on screen). Ignored in the global space, where directions are
+    /// copied on screen anyway.
+    #[must_use]
+    pub fn under_parent(self, parent_determinant: f32) -> Self {
+        Self { parent_handedness: if parent_determinant < 0.0 { -1.0 } else { 1.0 }, ..self }
+    }
+
+    /// This reading with its rotation made continuous by `turns` (see [`Turns`]): a rotation read for a remap then
+    /// drives the remapped value smoothly across whole turns.
+    #[must_use]
+    pub fn unwrapped(mut self, turns: &mut Turns) -> Self {
+        self.values.rotation = turns.unwrap(self.values.rotation);
+        self
+    }
+}
+
+/// The whole turns a source's rotation has made since it was first read, so that the rotation a copy reads is
+/// continuous: the engine takes a transform apart into an angle in `(-PI, PI]`, and a remap of that angle (a piston
+/// at 10 px per radian of a crank) would jump by a whole turn's worth (62.8 px) each time the source passes the half
+/// turn. Each reading adds the shortest change since the last one, as whole turns counted beside the wrapped value
+/// (no rounding accumulates over frames); the first reading, and the first after [`Turns::reset`], is the wrapped
+/// value itself. Plain data, no allocation; two sources read the same wrapped values get the same continuous ones
+/// (a character flipped above a local or rest copy changes no number, so the unwrapping mirrors too).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Turns {
+    /// The last wrapped reading, `None` before the first.
+    last: Option<f32>,
+    /// Whole turns counted so far, counter-clockwise positive.
+    turns: i32,
+}
+
+impl Turns {
+    /// `wrapped` (radians, within half a turn of zero) made continuous with the readings before it. A value that is
+    /// not finite passes through and changes nothing (the copy refuses it).
+    pub fn unwrap(&mut self, wrapped: f32) -> f32 {
+        if !wrapped.is_finite() {
+            return wrapped;
+        }
+        if let Some(last) = self.last {
+            let change = wrapped - last;
+            if change > PI {
+                self.turns = self.turns.saturating_sub(1);
+            } else if change < -PI {
+                self.turns = self.turns.saturating_add(1);
+            }
+        }
+        self.last = Some(wrapped);
+        wrapped + self.turns as f32 * TAU
+    }
+
+    /// Forgets the turns: the next reading is taken as it comes (a teleport, a new source, the node enabled again).
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
 }
 
 /// `true` when `m` is flat on an axis (a zero scale, as the engine stores it) or not finite.
@@ -49,8 +115,9 @@ pub fn read_source(space: CopySpace, transform: Affine2, rest: Affine2) -> Resul
             values: TransformValues { scale: values.scale.abs(), ..values },
             handedness: values.scale.y.signum(),
             basis: transform.matrix2,
+            parent_handedness: 1.0,
         },
-        CopySpace::Local => SourceReading { values, handedness: 1.0, basis: Mat2::IDENTITY },
+        CopySpace::Local => SourceReading { values, handedness: 1.0, basis: Mat2::IDENTITY, parent_handedness: 1.0 },
         CopySpace::Rest => {
             if !(rest.matrix2.is_finite() && rest.translation.is_finite()) {
                 return Err(CopyError::NotFinite);
@@ -64,7 +131,7 @@ pub fn read_source(space: CopySpace, transform: Affine2, rest: Affine2) -> Resul
                 position: values.position - at_rest.position,
                 scale: values.scale / at_rest.scale,
             };
-            SourceReading { values: change, handedness: 1.0, basis: Mat2::IDENTITY }
+            SourceReading { values: change, handedness: 1.0, basis: Mat2::IDENTITY, parent_handedness: 1.0 }
         }
     })
 }

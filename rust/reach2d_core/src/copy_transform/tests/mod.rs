@@ -7,3 +7,4 @@ mod mirror;
 mod properties;
 mod remap;
 mod spaces;
+mod turning;
