@@ -162,6 +162,21 @@ pub trait BoneDriver: NodeFields {
     fn driven_elsewhere(&self) -> bool {
         false
     }
+    /// What `reset()` forgets beyond the bones' memory ([`reset`]): the class's own state (a limb's bend side, a
+    /// copy's writes).
+    fn reset_own(&mut self) {}
+}
+
+/// `reset()`: the node forgets what it kept from its last solves and its next solve is a new node's first (the
+/// pose memory's warm start and blend, the speed limit's last step, a stretched tip or moved root put back, the
+/// character's weight looked up again), then its class's own state ([`BoneDriver::reset_own`]).
+pub fn reset<T: BoneDriver>(node: &mut T) {
+    let state = node.state();
+    bones::restore_positions(&mut state.bones);
+    state.bones.memory.forget_solves();
+    state.bones.pose.forget_steps();
+    state.character.forget();
+    node.reset_own();
 }
 
 /// Runs the nodes' own per-frame code; debug builds and release builds with the `bench` feature count its heap

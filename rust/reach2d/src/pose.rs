@@ -45,6 +45,12 @@ pub struct PoseBuffers {
     lengths: Vec<f32>,
     /// Rotations to write, one per bone: the last write-back's.
     rotations: Vec<f32>,
+    /// Each bone's solved rotation of the last write-back, before `weight`.
+    solved: Vec<f32>,
+    /// While blending (`weight` below 1): each bone's turn from the rotation it blends from to the solved one, kept
+    /// continuous from frame to frame (see [`PoseBuffers::blend_continuously`]).
+    blend_turns: Vec<f32>,
+    has_blend_turns: bool,
     /// Each bone's rotation as the engine held it at the read (before any start pose replaced it): a rotation to
     /// write that is this one, bit for bit, is not written.
     in_engine: Vec<f32>,
@@ -106,6 +112,26 @@ impl PoseBuffers {
         self.read.is_finite()
     }
 
+    /// Each bone's solved rotation of the last write-back, before `weight` (the rotation written at weight 1).
+    pub fn solved(&self) -> &[f32] {
+        &self.solved
+    }
+
+    /// Keeps the rotations of the last write-back as the solved ones (`FabrikRig2D`: its write-back at weight 1).
+    pub fn keep_as_solved(&mut self) {
+        self.solved.clear();
+        self.solved.extend_from_slice(&self.rotations);
+    }
+
+    /// Makes `from` (one rotation per bone) the rotations the write-back blends from by `weight`, after the solve
+    /// started from the pose as read (see `PoseMemory::start_pose`: a blending solve starts from the last solved
+    /// pose but blends from the unwritten one).
+    pub fn blend_from(&mut self, from: &[f32]) {
+        for (bone, &rotation) in self.read.bones.iter_mut().zip(from) {
+            bone.rotation = rotation;
+        }
+    }
+
     /// The pose as last read and the rotations to write, together (`FabrikRig2D`'s write-back fills the rotations
     /// from the pose).
     pub fn pose_and_rotations(&mut self) -> (ChainPose<'_>, &mut [f32]) {
@@ -162,7 +188,10 @@ impl PoseBuffers {
     ///
     /// The first limited write-back steps from the rotations as read; turning the limit off forgets its memory.
     pub fn write_back(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>], max_step: f32) -> Option<Vec2> {
-        let effector = self.write_back_unsnapped(weight, rotation_limits, max_step)?;
+        let mut effector = self.write_back_unsnapped(weight, rotation_limits, max_step)?;
+        if self.blend_continuously(weight, rotation_limits) {
+            effector = self.written_end()?;
+        }
         // A rotation that differs from the one read by rounding only (joints turned back into angles) is the one
         // read, bit for bit: a chain that is already solved keeps its pose exactly instead of wandering by ulps.
         for (rotation, bone) in self.rotations.iter_mut().zip(&self.read.bones) {
@@ -179,11 +208,15 @@ impl PoseBuffers {
         rotation_limits: &[Option<AngleLimit>],
         max_step: f32,
     ) -> Option<Vec2> {
+        let n = self.read.bones.len();
+        self.solved.resize(n, 0.0);
         if max_step == f32::INFINITY {
             self.has_stepped = false;
-            return self.read.view().write_back(&self.joints, weight, rotation_limits, &mut self.rotations);
+            // No previous rotations: nothing is limited, and `stepped` receives each solved rotation before `weight`.
+            let step = RotationStep { previous: &[], max_step, stepped: &mut self.solved };
+            let view = self.read.view();
+            return view.write_back_stepped(&self.joints, weight, rotation_limits, Some(step), &mut self.rotations);
         }
-        let n = self.read.bones.len();
         if !self.has_stepped || self.stepped.len() != n {
             self.stepped.clear();
             self.stepped.extend(self.read.bones.iter().map(|b| b.rotation));
@@ -199,7 +232,54 @@ impl PoseBuffers {
         )?;
         std::mem::swap(&mut self.stepped, &mut self.stepped_next);
         self.has_stepped = true;
+        self.solved.copy_from_slice(&self.stepped);
         Some(effector)
+    }
+
+    /// While blending, keeps each bone's blend on the way round it took last frame: the write-back blends from the
+    /// rotation read toward the solved one the short way (`lerp_angle`), so when the solved rotation passes the
+    /// point opposite the one blended from, the short way flips to the other side and the written rotation would
+    /// jump by `weight` times a turn (a pop of the whole limb, issue 36). The turn is taken as the equal angle
+    /// nearest last frame's instead, so the blend moves as the solve does. Rewrites only the bones whose turn is
+    /// not the short one; returns `true` when it rewrote any. At weight 1 and beyond it forgets the turns.
+    pub fn blend_continuously(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> bool {
+        let n = self.read.bones.len();
+        if weight >= 1.0 || weight.is_nan() || self.solved.len() != n || self.rotations.len() != n {
+            self.has_blend_turns = false;
+            return false;
+        }
+        let fresh = !self.has_blend_turns || self.blend_turns.len() != n;
+        self.blend_turns.resize(n, 0.0);
+        self.has_blend_turns = true;
+        let weight = weight.max(0.0);
+        let mut rewrote = false;
+        for i in 0..n {
+            let from = self.read.bones[i].rotation;
+            let short = wrap_angle(self.solved[i] - from);
+            let turn = if fresh { short } else { self.blend_turns[i] + wrap_angle(short - self.blend_turns[i]) };
+            if !turn.is_finite() {
+                self.has_blend_turns = false;
+                return rewrote;
+            }
+            self.blend_turns[i] = turn;
+            if (turn - short).abs() > core::f32::consts::PI {
+                let written = from + turn * weight;
+                let limit = rotation_limits.get(i).copied().flatten();
+                self.rotations[i] = limit.map_or(written, |l| l.clamp(wrap_angle(written)));
+                rewrote = true;
+            }
+        }
+        rewrote
+    }
+
+    /// The global end effector of the rotations to write.
+    fn written_end(&self) -> Option<Vec2> {
+        let mut global = self.read.parent;
+        for (bone, &rotation) in self.read.bones.iter().zip(&self.rotations) {
+            global *= bone.local_with(rotation);
+        }
+        let end = global.transform_point2(self.read.tip_offset);
+        end.is_finite().then_some(end)
     }
 
     /// Replaces each rotation of the last write-back by the equal angle within half a turn of `near`'s (bones
