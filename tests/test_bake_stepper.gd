@@ -17,13 +17,14 @@ const SPEED := 120.0
 const START_X := 40.0
 
 
-## The creature facing `facing` (1: walking toward +x from START_X; -1: its mirror image across x = 0), every node in
-## manual mode, with its walk in an AnimationPlayer. With `warm` its chain legs (a FabrikChain2D and a CcdChain2D)
-## do not solve from rest: each solve starts from the last one's pose. Returns Characters.stepping_creature's parts
+## The creature facing `facing` (1: walking toward +x from START_X; -1: its mirror image across x = 0) on `legs`
+## (Characters.stepper_legs), every node in manual mode, with its walk (standing for `still` s first) in an
+## AnimationPlayer. With `warm` its chain legs and its tail do not solve from rest: each solve starts from the last
+## one's pose. Returns Characters.stepping_creature's parts
 ## and the tail, the player, and every Reach2D node.
-func make_creature(facing: float, warm := false, still := STILL) -> Dictionary:
+func make_creature(facing: float, warm := false, still := STILL, legs := Characters.six_legs()) -> Dictionary:
 	var at := Vector2(facing * START_X, Characters.stepper_ground_height(START_X) - DROP)
-	var case := Characters.stepping_creature(self, at, facing)
+	var case := Characters.stepping_creature(self, at, facing, legs)
 	if warm:
 		for leg: Node2D in case["legs"]:
 			if leg.get_class() != "TwoBoneIk2D":
@@ -225,15 +226,16 @@ func test_a_stepper_bakes_with_its_legs_and_body_and_its_leg_alone_is_refused() 
 	free_scene(cases)
 
 
-## Issue 36, item 2: bakes repeat. A creature whose chain legs and tail warm-start (each solve from the last one's
-## pose), walking from its first frame (every group's feet drift past step_distance on the same frame, so the gait's
+## Issue 36, item 2: bakes repeat. A creature on four FabrikChain2D legs that, like its tail, warm-start (each
+## solve from the last one's pose), walking from its first frame (every group's feet drift past step_distance on the same frame, so the gait's
 ## turns pick the group that lifts first), is baked three times, the third after a live run, and an identical twin
 ## that was never baked walks the same live run beside it (on the same spot: the legs cast rays only at the ground).
 ## Every bake gives the same keys, and the replayed keys are the fresh twin's live walk.
 func test_bakes_repeat_and_replay_a_fresh_live_run() -> void:
 	Characters.stepper_ground(self)
-	var baked := make_creature(1.0, true, 0.0)
-	var fresh := make_creature(1.0, true, 0.0)
+	var legs := Characters.stepper_legs([-50.0, -20.0, 20.0, 50.0], {0: "FabrikChain2D", 1: "FabrikChain2D", 2: "FabrikChain2D", 3: "FabrikChain2D"})
+	var baked := make_creature(1.0, true, 0.0, legs)
+	var fresh := make_creature(1.0, true, 0.0, legs)
 	fresh["creature"].name = "Fresh"
 	for case in [baked, fresh]:
 		case["player"].seek(0.0, true)
