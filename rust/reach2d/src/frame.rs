@@ -167,13 +167,16 @@ pub trait BoneDriver: NodeFields {
     fn reset_own(&mut self) {}
 }
 
-/// `reset()`: the node forgets what it kept from its last solves and its next solve is a new node's first (the
-/// pose memory's warm start and blend, the speed limit's last step, a stretched tip or moved root put back, the
-/// character's weight looked up again), then its class's own state ([`BoneDriver::reset_own`]).
+/// `reset()`: the node takes back what it wrote and forgets what it kept from its last solves, so its next solve is
+/// a new node's first: each bone still holding its result gets the rotation it covers back (the animation's, the
+/// scene's), a stretched tip or moved root its own position, the warm start, the speed limit's last step and the
+/// blend's turns are forgotten and the character's weight is looked up again; then its class's own state
+/// ([`BoneDriver::reset_own`]).
 pub fn reset<T: BoneDriver>(node: &mut T) {
     let state = node.state();
     bones::restore_positions(&mut state.bones);
-    state.bones.memory.forget_solves();
+    let Bones { chain, memory, .. } = &mut state.bones;
+    memory.take_back(chain.bones_mut());
     state.bones.pose.forget_steps();
     state.character.forget();
     node.reset_own();

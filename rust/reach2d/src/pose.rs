@@ -11,6 +11,10 @@ use reach2d_core::{Aim, AngleLimit, ChainSolver, PosedChain, SolveError, SolveRe
 /// Rotations (radians) this close to the one read count as unchanged: a few float steps at half a turn.
 const SAME_ROTATION: f32 = 4e-6;
 
+/// The most a bone's blend turn (from the rotation it blends from to the solved one) may change in a frame and
+/// still count as the same turn moving on (radians; see [`PoseBuffers::blend_continuously`]).
+const CONTINUOUS_TURN: f32 = core::f32::consts::FRAC_PI_4;
+
 /// A chain's pose as read: the owned form of [`ChainPose`].
 #[derive(Default)]
 struct ReadPose {
@@ -121,6 +125,15 @@ impl PoseBuffers {
     pub fn keep_as_solved(&mut self) {
         self.solved.clear();
         self.solved.extend_from_slice(&self.rotations);
+        self.size_blend_turns();
+    }
+
+    /// Sizes the blend's turns with the solve's other buffers (so a blend that starts later allocates nothing).
+    fn size_blend_turns(&mut self) {
+        if self.blend_turns.len() != self.solved.len() {
+            self.has_blend_turns = false;
+            self.blend_turns.resize(self.solved.len(), 0.0);
+        }
     }
 
     /// Makes `from` (one rotation per bone) the rotations the write-back blends from by `weight`, after the solve
@@ -210,6 +223,7 @@ impl PoseBuffers {
     ) -> Option<Vec2> {
         let n = self.read.bones.len();
         self.solved.resize(n, 0.0);
+        self.size_blend_turns();
         if max_step == f32::INFINITY {
             self.has_stepped = false;
             // No previous rotations: nothing is limited, and `stepped` receives each solved rotation before `weight`.
@@ -239,9 +253,10 @@ impl PoseBuffers {
     /// While blending, keeps each bone's blend on the way round it took last frame: the write-back blends from the
     /// rotation read toward the solved one the short way (`lerp_angle`), so when the solved rotation passes the
     /// point opposite the one blended from, the short way flips to the other side and the written rotation would
-    /// jump by `weight` times a turn (a pop of the whole limb, issue 36). The turn is taken as the equal angle
-    /// nearest last frame's instead, so the blend moves as the solve does. Rewrites only the bones whose turn is
-    /// not the short one; returns `true` when it rewrote any. At weight 1 and beyond it forgets the turns.
+    /// jump by `weight` times a turn (a pop of the whole limb, issue 36). While the turn moves on by less than
+    /// [`CONTINUOUS_TURN`] a frame it is taken as the equal angle nearest last frame's instead, so the blend moves as
+    /// the solve does (the way blending unwrapped rotation keys does). Rewrites only the bones whose turn is not the
+    /// short one; returns `true` when it rewrote any. At weight 1 and beyond it forgets the turns.
     pub fn blend_continuously(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> bool {
         let n = self.read.bones.len();
         if weight >= 1.0 || weight.is_nan() || self.solved.len() != n || self.rotations.len() != n {
@@ -256,7 +271,11 @@ impl PoseBuffers {
         for i in 0..n {
             let from = self.read.bones[i].rotation;
             let short = wrap_angle(self.solved[i] - from);
-            let turn = if fresh { short } else { self.blend_turns[i] + wrap_angle(short - self.blend_turns[i]) };
+            // Only a turn that moved on continuously is kept on its way round: a solve or an animation that jumped
+            // (a cold start each frame, a pop of its own) has no way round to keep, and blends the short way.
+            let last = self.blend_turns[i];
+            let moved_on = last + wrap_angle(short - last);
+            let turn = if fresh || (moved_on - last).abs() > CONTINUOUS_TURN { short } else { moved_on };
             if !turn.is_finite() {
                 self.has_blend_turns = false;
                 return rewrote;
@@ -292,8 +311,10 @@ impl PoseBuffers {
         }
     }
 
-    /// Forgets the speed limit's memory: the next limited write-back steps from the rotations as read.
+    /// Forgets the speed limit's memory (the next limited write-back steps from the rotations as read) and the
+    /// blend's turns (the next blend takes the short way).
     pub fn forget_steps(&mut self) {
         self.has_stepped = false;
+        self.has_blend_turns = false;
     }
 }

@@ -38,6 +38,9 @@ pub struct PoseMemory {
     unwritten: Vec<f32>,
     /// The last [`PoseMemory::start_pose`] left every bone at the node's own last result.
     starts_from_own: bool,
+    /// Until the next write, every [`PoseMemory::start_pose`] starts from the unwritten pose, as a new node's first
+    /// solve on it (`reset()`; a helper's read of the leg before the solve sees the same).
+    afresh: bool,
 }
 
 impl PoseMemory {
@@ -64,8 +67,9 @@ impl PoseMemory {
             self.unwritten.clear();
             self.unwritten.extend(poses.iter().map(|pose| pose.rotation));
         }
-        let warm_blend = blending && warm && !editor && self.solved.len() == poses.len();
-        let mut all_own = self.wrote_once && !editor && !from_rest && (!blending || warm_blend);
+        let afresh = self.afresh && !editor;
+        let warm_blend = !afresh && blending && warm && !editor && self.solved.len() == poses.len();
+        let mut all_own = !afresh && self.wrote_once && !editor && !from_rest && (!blending || warm_blend);
         self.blend_from.clear();
         for (i, pose) in poses.iter_mut().enumerate() {
             let written = self.written.get(i).copied();
@@ -89,7 +93,7 @@ impl PoseMemory {
                 self.blend_from.push(self.unwritten[i]);
                 pose.rotation = self.solved[i];
                 continue;
-            } else if blending && own_result {
+            } else if (blending || afresh) && own_result {
                 pose.rotation = self.unwritten[i];
             }
             self.blend_from.push(pose.rotation);
@@ -119,6 +123,7 @@ impl PoseMemory {
         self.written.extend_from_slice(rotations);
         self.solved.clear();
         self.solved.extend_from_slice(solved);
+        self.afresh = false;
         self.wrote_once = true;
         if in_editor() {
             self.preview_written = true;
@@ -144,12 +149,27 @@ impl PoseMemory {
         self.preview_written = false;
     }
 
-    /// Forgets the last solves (`reset()`): the next solve starts from the pose it finds, as a new node's first
-    /// does. What the editor's preview wrote is still told from the user's edits.
+    /// `reset()` at run time: each bone still holding the node's last result gets back its last rotation the node
+    /// did not write (the animation's, the scene's), exactly as it was read, and the last solves are forgotten
+    /// ([`PoseMemory::forget_solves`]): the next solve is a new node's first on that pose.
+    pub fn take_back(&mut self, bones: &mut [Gd<Bone2D>]) {
+        if self.wrote_once && !in_editor() {
+            for ((bone, &written), &unwritten) in bones.iter_mut().zip(&self.written).zip(&self.unwritten) {
+                if bone.is_instance_valid() && f32::is_written(bone.get_rotation(), written) {
+                    bone.set_rotation(unwritten);
+                }
+            }
+        }
+        self.forget_solves();
+    }
+
+    /// Forgets the last solves: the next solve starts as a new node's first on the pose the node blends from (each
+    /// bone still holding the node's own result from its last rotation the node did not write: the animation's or
+    /// the scene's), not from the node's own result. What is the node's own and what it covers are still known, so
+    /// the blend and the spring's goal stay the animation's pose.
     pub fn forget_solves(&mut self) {
-        self.wrote_once = false;
+        self.afresh = true;
         self.starts_from_own = false;
-        self.unwritten.clear();
         self.solved.clear();
     }
 
