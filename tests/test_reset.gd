@@ -141,3 +141,29 @@ func test_a_reset_stepper_and_its_legs_run_as_a_fresh_creature() -> void:
 		return state_of(twin["creature"], [twin["body"]])
 	compare_twins("LegStepper2D", creatures, step, reset, state)
 	expect(creatures[0]["stepper"].get_teleport_count() == 0, "the reset creature teleported nothing")
+
+
+func test_a_reset_grounder_and_its_legs_run_as_a_fresh_character() -> void:
+	var start := Vector2(200, 200)
+	var line_y: float = start.y + Characters.ankle_drop() + Characters.LEG_MEASURES["foot_height"]
+	# Flat, then a 20 px step down at x = 300, then a slope up: the hips' drop and the feet's tilts are smoothed.
+	make_box(Vector2(150, line_y + 50.0), Vector2(300, 100))
+	make_box(Vector2(450, line_y + 70.0), Vector2(300, 100))
+	make_box(Vector2(700, line_y + 70.0), Vector2(200, 100), -0.3)
+	await settle_physics()
+	var characters := []
+	for k in 2:
+		var case := Characters.two_legged(self, start, 1.0, self)
+		case["grounder"] = Characters.foot_grounder(case)
+		characters.append(case)
+	var step := func(twin: Dictionary, _frame: int) -> void:
+		twin["character"].position.x += 4.0
+		twin["grounder"].advance(DT)
+	var reset := func(twin: Dictionary) -> void:
+		twin["grounder"].reset()
+		for leg in twin["legs"]:
+			leg.reset()
+		twin["character"].position = start
+	var state := func(twin: Dictionary) -> PackedFloat64Array:
+		return state_of(twin["character"], [twin["hips"]] + twin["feet"])
+	compare_twins("FootGrounder2D", characters, step, reset, state)
