@@ -17,12 +17,18 @@ const SPEED := 120.0
 const START_X := 40.0
 
 
-## The creature facing `facing` (1: walking toward +x from START_X; -1: its mirror image across x = 0), every node in
-## manual mode, with its walk in an AnimationPlayer. Returns Characters.stepping_creature's parts and the tail, the
-## player, and every Reach2D node.
-func make_creature(facing: float) -> Dictionary:
+## The creature facing `facing` (1: walking toward +x from START_X; -1: its mirror image across x = 0) on `legs`
+## (Characters.stepper_legs), every node in manual mode, with its walk (standing for `still` s first) in an
+## AnimationPlayer. With `warm` its chain legs and its tail do not solve from rest: each solve starts from the last
+## one's pose. Returns Characters.stepping_creature's parts
+## and the tail, the player, and every Reach2D node.
+func make_creature(facing: float, warm := false, still := STILL, legs := Characters.six_legs()) -> Dictionary:
 	var at := Vector2(facing * START_X, Characters.stepper_ground_height(START_X) - DROP)
-	var case := Characters.stepping_creature(self, at, facing)
+	var case := Characters.stepping_creature(self, at, facing, legs)
+	if warm:
+		for leg: Node2D in case["legs"]:
+			if leg.get_class() != "TwoBoneIk2D":
+				leg.solve_from_rest = false
 	var creature: Node2D = case["creature"]
 	creature.name = "Walker" if facing > 0.0 else "Mirrored"
 	case["stepper"].tilt_body = true
@@ -37,7 +43,7 @@ func make_creature(facing: float) -> Dictionary:
 	chain.root_bone = tail[0]
 	chain.tip_bone = tail[-1]
 	chain.target = aim
-	chain.solve_from_rest = true
+	chain.solve_from_rest = not warm
 	chain.tolerance = 0.001
 	chain.max_iterations = 64
 	chain.update_mode = 2
@@ -48,21 +54,22 @@ func make_creature(facing: float) -> Dictionary:
 	var player := AnimationPlayer.new()
 	player.name = "Player"
 	creature.add_child(player)
-	player.add_animation_library("", make_walk(facing))
+	player.add_animation_library("", make_walk(facing, still))
 	player.assigned_animation = "walk"
 	case["player"] = player
 	return case
 
 
-## The walk: the root's position keyed every 0.05 s, its height following the ground under the creature.
-func make_walk(facing: float) -> AnimationLibrary:
+## The walk: the root's position keyed every 0.05 s, its height following the ground under the creature; standing
+## for `still` s first.
+func make_walk(facing: float, still := STILL) -> AnimationLibrary:
 	var animation := Animation.new()
 	animation.length = LENGTH
 	var move := animation.add_track(Animation.TYPE_VALUE)
 	animation.track_set_path(move, ".:position")
 	for k in int(LENGTH * 20.0) + 1:
 		var t := k / 20.0
-		var x := START_X + SPEED * maxf(0.0, t - STILL)
+		var x := START_X + SPEED * maxf(0.0, t - still)
 		animation.track_insert_key(move, t, Vector2(facing * x, Characters.stepper_ground_height(x) - DROP))
 	var library := AnimationLibrary.new()
 	library.add_animation("walk", animation)
@@ -217,3 +224,46 @@ func test_a_stepper_bakes_with_its_legs_and_body_and_its_leg_alone_is_refused() 
 	var leg_now := Bake.bake_to_animation(case["legs"][0], player, &"walk", DT, &"leg_free")
 	expect(leg_now["ok"], "a leg of a disabled stepper bakes by itself (%s)" % [leg_now])
 	free_scene(cases)
+
+
+## Issue 36, item 2: bakes repeat. A creature on four FabrikChain2D legs that, like its tail, warm-start (each
+## solve from the last one's pose), walking from its first frame (every group's feet drift past step_distance on the same frame, so the gait's
+## turns pick the group that lifts first), is baked three times, the third after a live run, and an identical twin
+## that was never baked walks the same live run beside it (on the same spot: the legs cast rays only at the ground).
+## Every bake gives the same keys, and the replayed keys are the fresh twin's live walk.
+func test_bakes_repeat_and_replay_a_fresh_live_run() -> void:
+	Characters.stepper_ground(self)
+	var legs := Characters.stepper_legs([-50.0, -20.0, 20.0, 50.0], {0: "FabrikChain2D", 1: "FabrikChain2D", 2: "FabrikChain2D", 3: "FabrikChain2D"})
+	var baked := make_creature(1.0, true, 0.0, legs)
+	var fresh := make_creature(1.0, true, 0.0, legs)
+	fresh["creature"].name = "Fresh"
+	for case in [baked, fresh]:
+		case["player"].seek(0.0, true)
+	await settle_physics()
+	var player: AnimationPlayer = baked["player"]
+	var keys := []
+	for name in [&"first", &"second"]:
+		var result := Bake.bake_character(baked["creature"], player, &"walk", DT, name)
+		expect(result["ok"], "bake %s (%s)" % [name, result])
+		keys.append(player.get_animation(name) if result["ok"] else null)
+	var live: Array = await run_live([baked, fresh])
+	var third := Bake.bake_character(baked["creature"], player, &"walk", DT, &"third")
+	expect(third["ok"], "the third bake, after the live run (%s)" % [third])
+	keys.append(player.get_animation(&"third") if third["ok"] else null)
+	if keys.has(null):
+		free_scene([baked, fresh])
+		return
+	var second_apart := BakeCharacter.largest_key_difference(keys[0], keys[1])
+	var third_apart := BakeCharacter.largest_key_difference(keys[0], keys[2])
+	expect(second_apart <= 1e-5, "the second bake gives the first one's keys (largest difference %s)" % second_apart)
+	expect(third_apart <= 1e-5, "the third bake, after a live run, gives the first one's keys (largest difference %s)" % third_apart)
+	for node in baked["nodes"] + fresh["nodes"]:
+		node.enabled = false
+	var own := replay_error(baked, &"first", live, 1)
+	var twin := replay_error(baked, &"first", live, 2)
+	var plain := replay_error(baked, &"walk", live, 2)
+	expect(twin[0] <= 0.01, "the bake replays the fresh twin's live walk within 0.01 px (worst %.6f px at t = %.3f s)" % twin)
+	expect(own[0] <= 0.01, "the bake replays the baked creature's own live walk within 0.01 px (worst %.6f px at t = %.3f s)" % own)
+	expect(plain[0] > 5.0, "the plain walk is far from the stepping one (%.2f px): the comparison can fail" % plain[0])
+	print("MEASURED bakes apart: second %s, third (after a live run) %s; replay vs the fresh twin's live walk %.6f px, vs its own %.6f px" % [second_apart, third_apart, twin[0], own[0]])
+	free_scene([baked, fresh])

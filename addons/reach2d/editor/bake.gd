@@ -72,9 +72,11 @@ static func bake_to_animation(node: Variant, player: Variant, animation_name: St
 ## The animation is sampled every [param step] seconds (0: the animation's own step, or 1/30 s when that is 0 too;
 ## at most [constant MAX_SAMPLES] samples), from 0 to its length inclusive, in order, from the pose the nodes work
 ## from, never their own output (in the editor the scene's own; in a running game the animated or scene pose, which
-## each node writes by solving once at weight 0), posed by the animation at its start: a grounder starts afresh, a
-## stepper plants every foot at its home (read from the first sample's pose, as on the game's first frame), a spring
-## rests on the first sample's pose; the first sample advances them by one step (the game's first frame has a frame's
+## each node writes by solving once at weight 0), posed by the animation at its start, every node started afresh
+## ([code]reset()[/code], as a node just added: nothing of a live run or an earlier bake carries over, so bakes
+## repeat): a grounder from no smoothing, a stepper plants every foot at its home (read from the first sample's pose,
+## as on the game's first frame) and its gait starts over, a chain from the pose it finds, a spring rests on the first
+## sample's pose; the first sample advances them by one step (the game's first frame has a frame's
 ## time too), each later one by the time between samples. Then each thing a node wrote gets linear keys on
 ## a value track (paths relative to the player's root node): every driven bone's [code]rotation[/code] (unwrapped:
 ## consecutive keys never differ by more than PI, so the track turns the short way, like the solve), and the
@@ -378,6 +380,8 @@ static func _bake(stages: Array, player: Variant, animation_name: StringName, st
 ## it and plant every foot there, as on the game's first frame). Returns [code]true[/code] when every node solved.
 static func _run(stages: Array, delta: float, first: bool) -> bool:
 	var ok := true
+	if first:
+		_reset(stages)
 	for stage in stages:
 		for node in stage[1]:
 			match stage[0]:
@@ -386,16 +390,25 @@ static func _run(stages: Array, delta: float, first: bool) -> bool:
 				"stepper":
 					if first:
 						node.capture_homes()
-						node.reset()
 					ok = node.advance(delta) and ok
 				"spring":
-					if first:
-						node.reset()
 					ok = node.advance(delta) and ok
 				_:
 					# The batch: each node's own solve() in tree order, as Reach2D.solve_all and the batcher do.
 					ok = node.solve() and ok
 	return ok
+
+
+## Every node of [param stages], the grounders' and steppers' legs too, starts afresh ([code]reset()[/code]): as a
+## node just added, nothing it kept from earlier solves (a live run, an earlier bake, the setup check) carries into
+## the next one. So every bake starts every node from the same state, and gives the same keys whatever ran before.
+static func _reset(stages: Array) -> void:
+	for stage in stages:
+		for node in stage[1]:
+			node.reset()
+			if node.get_class() in HELPERS:
+				for leg in _legs(node):
+					leg.reset()
 
 
 ## Runs every node once (a grounder or a stepper by [param step]); returns "name: why" for each that cannot solve.
@@ -586,8 +599,9 @@ func assign(target: Animation, source: Animation) -> void:
 
 
 ## Gives the user back what they had: the player's animation and position, then the grounders' writes taken back,
-## the pose the bake started from ([param start]: the scene's or the
-## animation's, never a node's output), the springs at rest on it and the nodes' previews.
+## the pose the bake started from ([param start]: the scene's or the animation's, never a node's output), every node
+## started afresh on it ([method _reset]: the game goes on as with nodes just added, the springs at rest on that
+## pose) and the nodes' previews.
 static func _restore(player: AnimationPlayer, assigned: StringName, position: float, playing: bool, stages: Array, previews: Dictionary, start: Dictionary) -> void:
 	if assigned != &"":
 		player.assigned_animation = assigned
@@ -596,9 +610,7 @@ static func _restore(player: AnimationPlayer, assigned: StringName, position: fl
 		player.play()
 	_let_go(stages)
 	_put_back(start)
-	for stage in stages:
-		if stage[0] == "spring":
-			stage[1][0].reset()
+	_reset(stages)
 	_put_previews_back(previews)
 
 

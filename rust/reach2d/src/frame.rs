@@ -162,6 +162,24 @@ pub trait BoneDriver: NodeFields {
     fn driven_elsewhere(&self) -> bool {
         false
     }
+    /// What `reset()` forgets beyond the bones' memory ([`reset`]): the class's own state (a limb's bend side, a
+    /// copy's writes).
+    fn reset_own(&mut self) {}
+}
+
+/// `reset()`: the node takes back what it wrote and forgets what it kept from its last solves, so its next solve is
+/// a new node's first: each bone still holding its result gets the rotation it covers back (the animation's, the
+/// scene's), a stretched tip or moved root its own position, the warm start, the speed limit's last step and the
+/// blend's turns are forgotten and the character's weight is looked up again; then its class's own state
+/// ([`BoneDriver::reset_own`]).
+pub fn reset<T: BoneDriver>(node: &mut T) {
+    let state = node.state();
+    bones::restore_positions(&mut state.bones);
+    let Bones { chain, memory, .. } = &mut state.bones;
+    memory.take_back(chain.bones_mut());
+    state.bones.pose.forget_steps();
+    state.character.forget();
+    node.reset_own();
 }
 
 /// Runs the nodes' own per-frame code; debug builds and release builds with the `bench` feature count its heap

@@ -11,6 +11,10 @@ use reach2d_core::{Aim, AngleLimit, ChainSolver, PosedChain, SolveError, SolveRe
 /// Rotations (radians) this close to the one read count as unchanged: a few float steps at half a turn.
 const SAME_ROTATION: f32 = 4e-6;
 
+/// The most a bone's blend turn (from the rotation it blends from to the solved one) may change in a frame and
+/// still count as the same turn moving on (radians; see [`PoseBuffers::blend_continuously`]).
+const CONTINUOUS_TURN: f32 = core::f32::consts::FRAC_PI_4;
+
 /// A chain's pose as read: the owned form of [`ChainPose`].
 #[derive(Default)]
 struct ReadPose {
@@ -45,6 +49,12 @@ pub struct PoseBuffers {
     lengths: Vec<f32>,
     /// Rotations to write, one per bone: the last write-back's.
     rotations: Vec<f32>,
+    /// Each bone's solved rotation of the last write-back, before `weight`.
+    solved: Vec<f32>,
+    /// While blending (`weight` below 1): each bone's turn from the rotation it blends from to the solved one, kept
+    /// continuous from frame to frame (see [`PoseBuffers::blend_continuously`]).
+    blend_turns: Vec<f32>,
+    has_blend_turns: bool,
     /// Each bone's rotation as the engine held it at the read (before any start pose replaced it): a rotation to
     /// write that is this one, bit for bit, is not written.
     in_engine: Vec<f32>,
@@ -104,6 +114,35 @@ impl PoseBuffers {
     /// `true` when every number of the pose as read is finite.
     pub fn is_finite(&self) -> bool {
         self.read.is_finite()
+    }
+
+    /// Each bone's solved rotation of the last write-back, before `weight` (the rotation written at weight 1).
+    pub fn solved(&self) -> &[f32] {
+        &self.solved
+    }
+
+    /// Keeps the rotations of the last write-back as the solved ones (`FabrikRig2D`: its write-back at weight 1).
+    pub fn keep_as_solved(&mut self) {
+        self.solved.clear();
+        self.solved.extend_from_slice(&self.rotations);
+        self.size_blend_turns();
+    }
+
+    /// Sizes the blend's turns with the solve's other buffers (so a blend that starts later allocates nothing).
+    fn size_blend_turns(&mut self) {
+        if self.blend_turns.len() != self.solved.len() {
+            self.has_blend_turns = false;
+            self.blend_turns.resize(self.solved.len(), 0.0);
+        }
+    }
+
+    /// Makes `from` (one rotation per bone) the rotations the write-back blends from by `weight`, after the solve
+    /// started from the pose as read (see `PoseMemory::start_pose`: a blending solve starts from the last solved
+    /// pose but blends from the unwritten one).
+    pub fn blend_from(&mut self, from: &[f32]) {
+        for (bone, &rotation) in self.read.bones.iter_mut().zip(from) {
+            bone.rotation = rotation;
+        }
     }
 
     /// The pose as last read and the rotations to write, together (`FabrikRig2D`'s write-back fills the rotations
@@ -167,7 +206,10 @@ impl PoseBuffers {
     ///
     /// The first limited write-back steps from the rotations as read; turning the limit off forgets its memory.
     pub fn write_back(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>], max_step: f32) -> Option<Vec2> {
-        let effector = self.write_back_unsnapped(weight, rotation_limits, max_step)?;
+        let mut effector = self.write_back_unsnapped(weight, rotation_limits, max_step)?;
+        if self.blend_continuously(weight, rotation_limits) {
+            effector = self.written_end()?;
+        }
         // A rotation that differs from the one read by rounding only (joints turned back into angles) is the one
         // read, bit for bit: a chain that is already solved keeps its pose exactly instead of wandering by ulps.
         for (rotation, bone) in self.rotations.iter_mut().zip(&self.read.bones) {
@@ -184,11 +226,16 @@ impl PoseBuffers {
         rotation_limits: &[Option<AngleLimit>],
         max_step: f32,
     ) -> Option<Vec2> {
+        let n = self.read.bones.len();
+        self.solved.resize(n, 0.0);
+        self.size_blend_turns();
         if max_step == f32::INFINITY {
             self.has_stepped = false;
-            return self.read.view().write_back(&self.joints, weight, rotation_limits, &mut self.rotations);
+            // No previous rotations: nothing is limited, and `stepped` receives each solved rotation before `weight`.
+            let step = RotationStep { previous: &[], max_step, stepped: &mut self.solved };
+            let view = self.read.view();
+            return view.write_back_stepped(&self.joints, weight, rotation_limits, Some(step), &mut self.rotations);
         }
-        let n = self.read.bones.len();
         if !self.has_stepped || self.stepped.len() != n {
             self.stepped.clear();
             self.stepped.extend(self.read.bones.iter().map(|b| b.rotation));
@@ -204,7 +251,59 @@ impl PoseBuffers {
         )?;
         std::mem::swap(&mut self.stepped, &mut self.stepped_next);
         self.has_stepped = true;
+        self.solved.copy_from_slice(&self.stepped);
         Some(effector)
+    }
+
+    /// While blending, keeps each bone's blend on the way round it took last frame: the write-back blends from the
+    /// rotation read toward the solved one the short way (`lerp_angle`), so when the solved rotation passes the
+    /// point opposite the one blended from, the short way flips to the other side and the written rotation would
+    /// jump by `weight` times a turn (a pop of the whole limb, issue 36). While the turn moves on by less than
+    /// [`CONTINUOUS_TURN`] a frame it is taken as the equal angle nearest last frame's instead, so the blend moves as
+    /// the solve does (the way blending unwrapped rotation keys does). Rewrites only the bones whose turn is not the
+    /// short one; returns `true` when it rewrote any. At weight 1 and beyond it forgets the turns.
+    pub fn blend_continuously(&mut self, weight: f32, rotation_limits: &[Option<AngleLimit>]) -> bool {
+        let n = self.read.bones.len();
+        if weight >= 1.0 || weight.is_nan() || self.solved.len() != n || self.rotations.len() != n {
+            self.has_blend_turns = false;
+            return false;
+        }
+        let fresh = !self.has_blend_turns || self.blend_turns.len() != n;
+        self.blend_turns.resize(n, 0.0);
+        self.has_blend_turns = true;
+        let weight = weight.max(0.0);
+        let mut rewrote = false;
+        for i in 0..n {
+            let from = self.read.bones[i].rotation;
+            let short = wrap_angle(self.solved[i] - from);
+            // Only a turn that moved on continuously is kept on its way round: a solve or an animation that jumped
+            // (a cold start each frame, a pop of its own) has no way round to keep, and blends the short way.
+            let last = self.blend_turns[i];
+            let moved_on = last + wrap_angle(short - last);
+            let turn = if fresh || (moved_on - last).abs() > CONTINUOUS_TURN { short } else { moved_on };
+            if !turn.is_finite() {
+                self.has_blend_turns = false;
+                return rewrote;
+            }
+            self.blend_turns[i] = turn;
+            if (turn - short).abs() > core::f32::consts::PI {
+                let written = from + turn * weight;
+                let limit = rotation_limits.get(i).copied().flatten();
+                self.rotations[i] = limit.map_or(written, |l| l.clamp(wrap_angle(written)));
+                rewrote = true;
+            }
+        }
+        rewrote
+    }
+
+    /// The global end effector of the rotations to write.
+    fn written_end(&self) -> Option<Vec2> {
+        let mut global = self.read.parent;
+        for (bone, &rotation) in self.read.bones.iter().zip(&self.rotations) {
+            global *= bone.local_with(rotation);
+        }
+        let end = global.transform_point2(self.read.tip_offset);
+        end.is_finite().then_some(end)
     }
 
     /// Replaces each rotation of the last write-back by the equal angle within half a turn of `near`'s (bones
@@ -217,8 +316,10 @@ impl PoseBuffers {
         }
     }
 
-    /// Forgets the speed limit's memory: the next limited write-back steps from the rotations as read.
+    /// Forgets the speed limit's memory (the next limited write-back steps from the rotations as read) and the
+    /// blend's turns (the next blend takes the short way).
     pub fn forget_steps(&mut self) {
         self.has_stepped = false;
+        self.has_blend_turns = false;
     }
 }

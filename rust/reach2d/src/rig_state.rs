@@ -180,9 +180,22 @@ impl RigState {
         let report = solver
             .solve(&mut self.points, &self.effectors, segment, root_direction, settings)
             .map_err(Problem::Solver)?;
-        if !solver.write_back(&pose, &self.points, weight, limits, rotations, &mut self.ends) {
+        // The solved pose before the weight (the next blending solve starts from it), then the pose written: blended
+        // from the rotations the memory says (the unwritten ones while blending).
+        if !solver.write_back(&pose, &self.points, 1.0, limits, rotations, &mut self.ends) {
             return Err(Problem::PoseNotFinite);
         }
+        bones.pose.keep_as_solved();
+        if weight < 1.0 {
+            bones.pose.blend_from(bones.memory.blend_from());
+            let (read, rotations) = bones.pose.pose_and_rotations();
+            let pose = RigPose { parent: read.parent, bones: read.bones, tip_offsets: &self.tip_offsets };
+            if !solver.write_back(&pose, &self.points, weight, limits, rotations, &mut self.ends) {
+                return Err(Problem::PoseNotFinite);
+            }
+        }
+        // Each bone's blend keeps the way round it took last frame (the ends reported stay the short way's).
+        bones.pose.blend_continuously(weight, limits);
         bones::write_rotations(bones);
         let error = self.ends.iter().zip(&self.effectors).map(|(end, e)| end.distance(e.target)).fold(0.0, f32::max);
         Ok((report, error))

@@ -142,6 +142,20 @@ impl StepperState {
         self.last = None;
     }
 
+    /// Starts the walk afresh, as a new node's (`reset()`, enabled again): every foot of its group not on the ground
+    /// yet and never lifted, the gait's turns and catch-ups from 0 (so the same group lifts first as in a new
+    /// scene: the turns decide the group that waited longest), the teleports from 0, no events, the feet planted
+    /// anew on the next frame.
+    pub fn start_afresh(&mut self) {
+        for foot in &mut self.feet {
+            *foot = StepFoot::new(foot.group);
+        }
+        self.gait = Gait::default();
+        self.teleports = 0;
+        self.events.clear();
+        self.forget_feet();
+    }
+
     /// The homes are read again from the legs' authored pose on the next frame (`capture_homes()`).
     pub fn forget_homes(&mut self) {
         self.local_homes.iter_mut().for_each(|home| *home = None);

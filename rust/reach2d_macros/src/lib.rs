@@ -239,6 +239,16 @@ fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Token
                 }
             }
         }
+        "reset" => {
+            let d = doc("reset")?;
+            quote! {
+                #d
+                #[func]
+                pub fn reset(&mut self) {
+                    crate::frame::reset(self);
+                }
+            }
+        }
         "setup_warning" => {
             let d = doc("get_setup_warning")?;
             quote! {
@@ -276,7 +286,7 @@ fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Token
         }
         other => {
             return Err(error(&format!(
-                "#[shared_methods({other})]: unknown group (solve, angle_limits, setup_warning, bone_count, \
+                "#[shared_methods({other})]: unknown group (solve, reset, angle_limits, setup_warning, bone_count, \
                  update_constants)"
             )));
         }

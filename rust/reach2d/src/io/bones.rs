@@ -72,19 +72,22 @@ impl Motion {
 pub struct Start {
     /// `solve_from_rest`: a bone still holding the node's own result starts from its rest rotation.
     pub from_rest: bool,
-    /// `weight` below 1: a bone still holding the node's own result starts (and blends) from its last rotation
-    /// the node did not write.
+    /// `weight` below 1: a bone still holding the node's own result blends from its last rotation the node did
+    /// not write.
     pub blending: bool,
+    /// A blending solve starts from the last solved pose (before `weight`), as the same solve at weight 1 would;
+    /// without it, from the unwritten rotation too (`SpringChain2D`'s goal).
+    pub warm: bool,
 }
 
 impl Start {
     /// Every bone still holding the node's own result starts from its last rotation the node did not write:
     /// `SpringChain2D`'s goal, the pose the animation (or the IK before it) gave the chain.
-    pub const UNWRITTEN: Start = Start { from_rest: false, blending: true };
+    pub const UNWRITTEN: Start = Start { from_rest: false, blending: true, warm: false };
 
     /// The start of a node's solve with `solve_from_rest` = `from_rest` and this `weight`.
     pub fn new(from_rest: bool, weight: f32) -> Self {
-        Self { from_rest, blending: weight < 1.0 }
+        Self { from_rest, blending: weight < 1.0, warm: true }
     }
 }
 
@@ -137,7 +140,7 @@ pub fn read_local_poses(
         let basis = Mat2::from_angle(-rotation) * local.matrix2;
         pose.push_bone(BonePose { position: local.translation, rotation, basis });
     }
-    memory.start_pose(chain.bones(), pose.bones_mut(), start.from_rest, start.blending);
+    memory.start_pose(chain.bones(), pose.bones_mut(), start.from_rest, start.blending, start.warm);
     adjust(pose.bones_mut());
     if !pose.is_finite() {
         return Err(Problem::PoseNotFinite);
@@ -167,6 +170,7 @@ pub fn write(
     rotation_limits: &[Option<AngleLimit>],
     max_step: f32,
 ) -> Result<Vec2, Problem> {
+    bones.pose.blend_from(bones.memory.blend_from());
     let effector = bones.pose.write_back(weight, rotation_limits, max_step).ok_or(Problem::PoseNotFinite)?;
     write_rotations(bones);
     Ok(effector)
@@ -189,7 +193,7 @@ pub fn write_rotations(bones: &mut Bones) {
             crate::debug_alloc::count_bone_write();
         }
     }
-    memory.remember(pose.rotations());
+    memory.remember(pose.rotations(), pose.solved());
 }
 
 /// The bone limits that apply to the resolved chain: `limits` cut to its length.

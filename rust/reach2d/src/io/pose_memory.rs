@@ -23,6 +23,12 @@ pub struct PoseMemory {
     authored: Vec<f32>,
     /// What the last solve wrote.
     written: Vec<f32>,
+    /// The last solve's rotations before `weight` blended them (the solved pose; `written` at weight 1): what a
+    /// blending solve starts from, so the solve itself never depends on the weight.
+    solved: Vec<f32>,
+    /// The rotations the last [`PoseMemory::start_pose`] says to blend from: the pose as read, or for a bone still
+    /// holding the node's own result when blending, its last rotation the node did not write.
+    blend_from: Vec<f32>,
     /// Editor only: the preview has written `written`.
     preview_written: bool,
     /// `written` holds the last solve of this chain (run time and editor).
@@ -32,15 +38,27 @@ pub struct PoseMemory {
     unwritten: Vec<f32>,
     /// The last [`PoseMemory::start_pose`] left every bone at the node's own last result.
     starts_from_own: bool,
+    /// Until the next write, every [`PoseMemory::start_pose`] starts from the unwritten pose, as a new node's first
+    /// solve on it (`reset()`; a helper's read of the leg before the solve sees the same).
+    afresh: bool,
 }
 
 impl PoseMemory {
     /// Sets the rotations a solve starts from, in `poses` as read from `bones`: in the editor the authored ones (a
     /// read rotation that differs from what the last solve wrote is the user's edit and becomes authored); for each
     /// bone that still holds the node's own last result, with `from_rest` its rest rotation, else when `blending`
-    /// (a `weight` below 1) its last rotation the node did not write, so that the blend never creeps toward the
-    /// node's own output.
-    pub fn start_pose(&mut self, bones: &[Gd<Bone2D>], poses: &mut [BonePose], from_rest: bool, blending: bool) {
+    /// (a `weight` below 1) its last solved rotation before the weight when `warm` (so a blending solve starts where
+    /// the same solve at weight 1 would: the weight never changes what is solved, issue 36), or its last rotation
+    /// the node did not write (`SpringChain2D`'s goal). The blend is from that unwritten rotation
+    /// ([`PoseMemory::blend_from`]), so it never creeps toward the node's own output.
+    pub fn start_pose(
+        &mut self,
+        bones: &[Gd<Bone2D>],
+        poses: &mut [BonePose],
+        from_rest: bool,
+        blending: bool,
+        warm: bool,
+    ) {
         let editor = in_editor();
         if editor {
             self.authored.resize(poses.len(), 0.0);
@@ -49,7 +67,10 @@ impl PoseMemory {
             self.unwritten.clear();
             self.unwritten.extend(poses.iter().map(|pose| pose.rotation));
         }
-        let mut all_own = self.wrote_once && !editor && !from_rest && !blending;
+        let afresh = self.afresh && !editor;
+        let warm_blend = !afresh && blending && warm && !editor && self.solved.len() == poses.len();
+        let mut all_own = !afresh && self.wrote_once && !editor && !from_rest && (!blending || warm_blend);
+        self.blend_from.clear();
         for (i, pose) in poses.iter_mut().enumerate() {
             let written = self.written.get(i).copied();
             let own = written.is_some_and(|w| f32::is_written(pose.rotation, w));
@@ -68,9 +89,14 @@ impl PoseMemory {
             }
             if from_rest && own_result {
                 pose.rotation = rest_rotation(&bones[i]);
-            } else if blending && own_result {
+            } else if warm_blend && own_result {
+                self.blend_from.push(self.unwritten[i]);
+                pose.rotation = self.solved[i];
+                continue;
+            } else if (blending || afresh) && own_result {
                 pose.rotation = self.unwritten[i];
             }
+            self.blend_from.push(pose.rotation);
         }
         self.starts_from_own = all_own && self.written.len() == poses.len();
     }
@@ -86,10 +112,18 @@ impl PoseMemory {
         &self.unwritten
     }
 
-    /// Remembers the rotations a solve wrote.
-    pub fn remember(&mut self, rotations: &[f32]) {
+    /// The rotations to blend from, one per bone, as the last [`PoseMemory::start_pose`] set them.
+    pub fn blend_from(&self) -> &[f32] {
+        &self.blend_from
+    }
+
+    /// Remembers the rotations a solve wrote and the ones it solved before `weight` (`solved`).
+    pub fn remember(&mut self, rotations: &[f32], solved: &[f32]) {
         self.written.clear();
         self.written.extend_from_slice(rotations);
+        self.solved.clear();
+        self.solved.extend_from_slice(solved);
+        self.afresh = false;
         self.wrote_once = true;
         if in_editor() {
             self.preview_written = true;
@@ -113,6 +147,30 @@ impl PoseMemory {
     /// Editor: forgets the preview, so the next solve treats the current rotations as authored.
     pub fn forget_preview(&mut self) {
         self.preview_written = false;
+    }
+
+    /// `reset()` at run time: each bone still holding the node's last result gets back its last rotation the node
+    /// did not write (the animation's, the scene's), exactly as it was read, and the last solves are forgotten
+    /// ([`PoseMemory::forget_solves`]): the next solve is a new node's first on that pose.
+    pub fn take_back(&mut self, bones: &mut [Gd<Bone2D>]) {
+        if self.wrote_once && !in_editor() {
+            for ((bone, &written), &unwritten) in bones.iter_mut().zip(&self.written).zip(&self.unwritten) {
+                if bone.is_instance_valid() && f32::is_written(bone.get_rotation(), written) {
+                    bone.set_rotation(unwritten);
+                }
+            }
+        }
+        self.forget_solves();
+    }
+
+    /// Forgets the last solves: the next solve starts as a new node's first on the pose the node blends from (each
+    /// bone still holding the node's own result from its last rotation the node did not write: the animation's or
+    /// the scene's), not from the node's own result. What is the node's own and what it covers are still known, so
+    /// the blend and the spring's goal stay the animation's pose.
+    pub fn forget_solves(&mut self) {
+        self.afresh = true;
+        self.starts_from_own = false;
+        self.solved.clear();
     }
 
     /// Forgets what was written (the chain changed): the next solve starts from the pose it finds.

@@ -95,7 +95,7 @@ pub struct CcdChain2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[godot_api]
 impl CcdChain2D {}
 

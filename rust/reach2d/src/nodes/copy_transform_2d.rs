@@ -259,7 +259,7 @@ pub struct CopyTransform2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[godot_api]
 impl CopyTransform2D {
     /// [member space]: the canvas; global transforms (the default).
@@ -343,6 +343,11 @@ impl INode2D for CopyTransform2D {
 impl BoneDriver for CopyTransform2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         self.check().map(drop)
+    }
+
+    /// Puts back what it wrote: the next copy starts from the bone's own values, as a new node's does.
+    fn reset_own(&mut self) {
+        self.copy.let_go();
     }
 
     /// Check → read the source → read the bone → copy → write.

@@ -82,7 +82,7 @@ pub struct FabrikChain2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[godot_api]
 impl FabrikChain2D {}
 

@@ -103,7 +103,7 @@ pub struct FabrikRig2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[godot_api]
 impl FabrikRig2D {
     /// Sets [member effector_tips].

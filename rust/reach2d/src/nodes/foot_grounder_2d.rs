@@ -177,6 +177,15 @@ impl FootGrounder2D {
         self.ground(delta)
     }
 
+    /// Starts afresh, as a node just added: the hips and the feet get their own position and rotation back and the
+    /// smoothing (the hips' drop, each foot's correction and tilt) starts from 0 on the next frame. The bake calls it
+    /// before it runs the grounder, so bakes repeat whatever ran before them.
+    #[func]
+    pub fn reset(&mut self) {
+        self.state.let_go(&self.hips, [&self.first_foot, &self.second_foot]);
+        self.state.character.forget();
+    }
+
     /// Why the node cannot ground the feet, in the words of its configuration warning; empty when the setup is
     /// valid. Checked when called, also before the first frame (manual mode): legs set, alive and with their bones
     /// set, each foot a direct child of its leg's tip bone, the hips alive; or what the last frame found (a leg that

@@ -251,10 +251,16 @@ impl LegStepper2D {
         self.step(delta, false)
     }
 
-    /// Plants every foot at its home on the next frame (as a teleport does), without steps or signals.
+    /// Starts afresh, as a node just added: the body gets its own position and rotation back (its raise and tilt
+    /// start from 0), every foot is planted at its home on the next frame without steps or signals, and the gait
+    /// starts over (the same group lifts first as in a new scene; [method get_catch_up_count] and
+    /// [method get_teleport_count] count from 0). The homes are kept ([method capture_homes] reads them again). The
+    /// bake calls it before it runs the stepper, so bakes repeat whatever ran before them.
     #[func]
     pub fn reset(&mut self) {
-        self.state.forget_feet();
+        self.state.release_body(&self.body);
+        self.state.start_afresh();
+        self.state.character.forget();
     }
 
     /// Reads every home without a [member home_points] entry again from its leg's pose on the next frame (the scene's

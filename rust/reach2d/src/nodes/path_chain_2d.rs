@@ -111,7 +111,7 @@ pub struct PathChain2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[godot_api]
 impl PathChain2D {
     /// [member mode]: the root bone stays; the chain runs from it to the curve, then along it (the default).

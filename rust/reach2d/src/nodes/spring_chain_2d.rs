@@ -173,12 +173,15 @@ impl SpringChain2D {
         self.advance(1.0 / f64::from(ticks))
     }
 
-    /// Snaps the simulation onto the bones' current pose, at rest: the next step starts from there. Called by
-    /// itself before the first step, when the chain changes and after a jump beyond [member teleport_distance]; not
-    /// when the node or its bones leave the tree and come back (the swing goes on where it was).
+    /// Snaps the simulation onto the bones' current pose, at rest: the next step starts from there, as a new node's
+    /// first (the goal is read afresh too: the pose the bones hold counts as the animation's). Happens by itself
+    /// before the first step, when the chain changes and after a jump beyond [member teleport_distance] (those keep
+    /// the goal they know); not when the node or its bones leave the tree and come back (the swing goes on where it
+    /// was).
     #[func]
     pub fn reset(&mut self) {
         self.simulation.reset();
+        frame::reset(self);
     }
 }
 
@@ -211,7 +214,7 @@ impl BoneDriver for SpringChain2D {
         // Whatever happened in between, the next good step starts from the pose it finds; but bones that are only
         // out of the tree for now come back where they were, swinging (a jump still resets).
         if outcome.as_ref().is_err_and(|problem| *problem != Problem::BoneOutsideTree) {
-            self.reset();
+            self.simulation.reset();
         }
         outcome
     }

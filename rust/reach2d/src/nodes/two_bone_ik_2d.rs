@@ -119,7 +119,7 @@ pub struct TwoBoneIk2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[godot_api]
 impl TwoBoneIk2D {}
 
@@ -143,6 +143,11 @@ impl BoneDriver for TwoBoneIk2D {
 
     fn driven_elsewhere(&self) -> bool {
         self.drive.driven()
+    }
+
+    /// The bend side a straight limb keeps is learned again from the poses it reads.
+    fn reset_own(&mut self) {
+        self.bend_memory = 0.0;
     }
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {

@@ -47,10 +47,10 @@ impl LegStepper2D {
     }
 
     /// Takes back everything this node wrote (the body's offset; the legs' preview in the editor); the legs solve
-    /// by themselves, and the feet are planted anew next time.
+    /// by themselves, and the walk starts afresh next time (`StepperState::start_afresh`).
     pub(super) fn let_go(&mut self) {
         self.state.release_body(&self.body);
-        self.state.forget_feet();
+        self.state.start_afresh();
         if self.state.active {
             self.state.active = false;
             self.state.marks.stop_driving();
