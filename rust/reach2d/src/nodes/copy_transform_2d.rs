@@ -298,16 +298,6 @@ impl CopyTransform2D {
         }
     }
 
-    /// Forgets the whole turns the source's rotation has made: the next copy reads it as the engine gives it, within
-    /// half a turn of zero, and counts on from there. The rotation is read continuous across turns (a crank wound
-    /// three times drives a piston three turns' worth, without a jump as it passes the half turn); call this after a
-    /// teleport or to start a remapped rotation over. A new source or space, disabling the node and leaving the tree
-    /// do the same.
-    #[func]
-    pub fn reset(&mut self) {
-        self.copy.forget_turns();
-    }
-
     /// Sets [member editor_preview]; in the editor, turning it off puts back what the node wrote.
     #[func]
     fn set_editor_preview(&mut self, value: bool) {
@@ -345,9 +335,12 @@ impl BoneDriver for CopyTransform2D {
         self.check().map(drop)
     }
 
-    /// Puts back what it wrote: the next copy starts from the bone's own values, as a new node's does.
+    /// Puts back what it wrote and forgets the source rotation's whole turns: the next copy starts from the bone's
+    /// own values and reads the rotation within half a turn of zero, as a new node's does (after a teleport, or to
+    /// start a remapped rotation over).
     fn reset_own(&mut self) {
         self.copy.let_go();
+        self.copy.forget_turns();
     }
 
     /// Check → read the source → read the bone → copy → write.

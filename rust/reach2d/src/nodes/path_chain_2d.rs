@@ -120,14 +120,6 @@ impl PathChain2D {
     /// [member mode]: the root bone moves onto the curve at [member offset].
     #[constant]
     pub const MODE_FOLLOW: i32 = 1;
-
-    /// Forgets where the joints were: the next solve places every joint where the fit wants it at once, instead of
-    /// letting one that a corner moved travel there. Also happens by itself on the first solve, when the chain
-    /// changes and after a frame that could not be solved.
-    #[func]
-    pub fn reset(&mut self) {
-        self.path_state.travel.reset();
-    }
 }
 
 #[reach2d_macros::callbacks]
@@ -144,6 +136,13 @@ impl INode2D for PathChain2D {
 impl BoneDriver for PathChain2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
         self.check()
+    }
+
+    /// Forgets where the joints were: the next solve places every joint where the fit wants it at once, instead of
+    /// letting one that a corner moved travel there (also on the first solve, when the chain changes and after a
+    /// frame that could not be solved).
+    fn reset_own(&mut self) {
+        self.path_state.travel.reset();
     }
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
