@@ -6,4 +6,5 @@ mod body;
 mod fixtures;
 mod mirror;
 mod properties;
+mod reach;
 mod rules;
