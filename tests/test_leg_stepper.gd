@@ -178,6 +178,10 @@ func test_a_turn_carries_the_feet_mirrored_and_nothing_pops() -> void:
 	var last_rotation := body.rotation
 	var rotation_at_turns := 0.0
 	var rotation_ordinary := 0.0
+	# Footprints kept from the signals alone stay where the planted feet are, turns included.
+	var footprints := {}
+	var stale := 0.0
+	stepper.foot_planted.connect(func(i: int, at: Vector2) -> void: footprints[i] = at)
 	for frame in 600:
 		var turn := frame > 0 and frame % 150 == 0
 		if turn:
@@ -189,6 +193,8 @@ func test_a_turn_carries_the_feet_mirrored_and_nothing_pops() -> void:
 		var to_local: Transform2D = case["creature"].global_transform.affine_inverse()
 		var feet := {}
 		for i in case["legs"].size():
+			if stepper.is_foot_planted(i) and footprints.has(i):
+				stale = maxf(stale, (footprints[i] as Vector2).distance_to(stepper.get_foot_goal(i)))
 			if stepper.is_foot_planted(i):
 				feet[i] = to_local * (stepper.get_foot_goal(i) as Vector2)
 				if turn and last_feet.has(i):
@@ -217,26 +223,37 @@ func test_a_turn_carries_the_feet_mirrored_and_nothing_pops() -> void:
 	expect(at_turns <= ordinary + 1e-3, "a turn moves the legs' joints %.4f px in the creature's space, an ordinary frame up to %.4f px" % [at_turns, ordinary])
 	expect(rotation_ordinary > 0.0 and rotation_at_turns <= rotation_ordinary + 1e-5, "the body's tilt turns with it: its rotation moves %.5f rad at a turn, up to %.5f in an ordinary frame" % [rotation_at_turns, rotation_ordinary])
 	expect(feet_at_turns <= body_moves + 0.5, "at a turn a planted foot moves %.4f px across in the creature's space, the body %.4f px" % [feet_at_turns, body_moves])
-	print("MEASURED turns: at a turn a planted foot moves %.4f px across in the creature's space (the body's own motion that frame: %.4f px) and %.4f px along up (set back on the uneven ground under its mirrored place), the largest joint move %.4f px (an ordinary frame's: up to %.4f px), the body's rotation %.5f rad (up to %.5f); 3 turns in 600 frames" % [feet_at_turns, body_moves, feet_regrounded, at_turns, ordinary, rotation_at_turns, rotation_ordinary])
+	expect(stale < 1e-4, "footprints kept from foot_planted stay on the planted feet through the turns (%.5f px)" % stale)
+	print("MEASURED turns: footprints from the signals at most %.5f px from the planted feet; at a turn a planted foot moves %.4f px across in the creature's space (the body's own motion that frame: %.4f px) and %.4f px along up (set back on the uneven ground under its mirrored place), the largest joint move %.4f px (an ordinary frame's: up to %.4f px), the body's rotation %.5f rad (up to %.5f); 3 turns in 600 frames" % [stale, feet_at_turns, body_moves, feet_regrounded, at_turns, ordinary, rotation_at_turns, rotation_ordinary])
 	free_case(case, ["creature"])
 
 
-func test_a_teleport_replants_every_foot_at_its_home_without_steps_or_signals() -> void:
+## A teleport plants every foot under its home at once: no step (no foot_lifted), and foot_planted tells each foot's
+## new place once, so a script that keeps footprints from the signals stays right.
+func test_a_teleport_replants_every_foot_at_its_home_without_steps_and_tells_where() -> void:
 	Characters.stepper_ground(self)
 	await settle_physics()
 	var case := make_creature(100.0)
 	var stepper: Node2D = case["stepper"]
-	var events := [0]
-	stepper.foot_lifted.connect(func(_i: int) -> void: events[0] += 1)
-	stepper.foot_planted.connect(func(_i: int, _at: Vector2) -> void: events[0] += 1)
+	var lifted := [0]
+	var footprints := {}
+	var planted := [0]
+	stepper.foot_lifted.connect(func(_i: int) -> void: lifted[0] += 1)
+	stepper.foot_planted.connect(func(i: int, at: Vector2) -> void:
+		footprints[i] = at
+		planted[0] += 1)
 	for frame in 40:
 		move_and_step(case, 90.0 * DT)
 	var before := local_joints(case)
-	var counted: int = events[0]
+	var counted: int = lifted[0]
+	planted[0] = 0
 	case["creature"].position.x += 1500.0
 	stepper.advance(DT)
 	expect(stepper.get_teleport_count() == 1, "one teleport (%d)" % stepper.get_teleport_count())
-	expect(events[0] == counted, "no step and no signal at the teleport (%d events)" % (events[0] - counted))
+	expect(lifted[0] == counted, "no step at the teleport (%d lifts)" % (lifted[0] - counted))
+	expect(planted[0] == case["legs"].size(), "foot_planted once for each foot (%d)" % planted[0])
+	for i in case["legs"].size():
+		expect_vec_near(footprints.get(i, Vector2.INF), stepper.get_foot_goal(i), 1e-4, "foot %d's footprint is where it stands" % i)
 	var worst_home := 0.0
 	for i in case["legs"].size():
 		expect(stepper.is_foot_planted(i), "foot %d planted after the teleport" % i)
@@ -251,7 +268,7 @@ func test_a_teleport_replants_every_foot_at_its_home_without_steps_or_signals() 
 	for frame in 30:
 		move_and_step(case, 90.0 * DT)
 	expect(stepper.get_teleport_count() == 1, "walking on is no teleport")
-	print("MEASURED teleport 1500 px: feet re-planted under their homes (worst %.5f px across), no signal, largest joint move in the creature's space %.3f px" % [worst_home, pop])
+	print("MEASURED teleport 1500 px: feet re-planted under their homes (worst %.5f px across), foot_planted once per foot, no foot_lifted, largest joint move in the creature's space %.3f px" % [worst_home, pop])
 	free_case(case, ["creature"])
 
 

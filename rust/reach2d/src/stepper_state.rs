@@ -90,6 +90,8 @@ pub struct Motion {
     pub velocity: Vec2,
     /// Plant every foot anew (the first frame, a teleport).
     pub replant: bool,
+    /// A teleport: the planted feet moved (told again, as a turn's are).
+    pub teleport: bool,
     /// A turn: the map that reflects the feet with the body (about its last origin).
     pub turn: Option<Affine2>,
 }
@@ -223,11 +225,13 @@ impl StepperState {
     /// turn. Remembers `now`.
     pub fn motion(&mut self, now: Affine2, delta: f64, teleport_distance: f32) -> Motion {
         let last = self.last.replace(now);
-        let Some(last) = last else { return Motion { velocity: Vec2::ZERO, replant: true, turn: None } };
+        let Some(last) = last else {
+            return Motion { velocity: Vec2::ZERO, replant: true, teleport: false, turn: None };
+        };
         let moved = now.translation - last.translation;
         if teleport_distance > 0.0 && moved.length() > teleport_distance {
             self.teleports += 1;
-            return Motion { velocity: Vec2::ZERO, replant: true, turn: None };
+            return Motion { velocity: Vec2::ZERO, replant: true, teleport: true, turn: None };
         }
         let velocity = if delta > 0.0 && delta.is_finite() { moved / delta as f32 } else { Vec2::ZERO };
         let velocity = if velocity.is_finite() { velocity } else { Vec2::ZERO };
@@ -238,7 +242,7 @@ impl StepperState {
             let reflect: Mat2 = now.matrix2 * last.matrix2.inverse();
             Affine2::from_mat2_translation(reflect, last.translation - reflect * last.translation)
         });
-        Motion { velocity, replant: false, turn }
+        Motion { velocity, replant: false, teleport: false, turn }
     }
 
     /// One frame of walking in `node`'s world (through `filter`, with `ground`): re-planting or carrying the feet
@@ -259,6 +263,9 @@ impl StepperState {
         self.events.clear();
         if motion.replant {
             stepper::replant(&mut self.feet, &self.homes, |home, aim| probe.plant(home, aim));
+            if motion.teleport {
+                tell_planted(&self.feet, &mut self.events);
+            }
             return Ok(());
         }
         if let Some(turn) = motion.turn {
@@ -267,6 +274,7 @@ impl StepperState {
             // The body's tilt turns with it: a reflection negates a turn (its raise, along up, stays).
             self.body_rotation.amount = -self.body_rotation.amount;
             self.body_plan.tilt = -self.body_plan.tilt;
+            tell_planted(&self.feet, &mut self.events);
         }
         let frame = StepFrame {
             homes: &self.homes,
@@ -378,6 +386,13 @@ pub fn usable(to_global: Affine2) -> bool {
     let m = to_global.matrix2;
     let longest = m.x_axis.length().max(m.y_axis.length());
     to_global.is_finite() && longest > 1.5e-5 && m.determinant().abs() > 1.5e-5 * longest * longest
+}
+
+/// A `Planted` event for every planted foot (no `Lifted`): a turn or a teleport moved them, and a script that keeps
+/// footprints from the signals learns where they are now.
+fn tell_planted(feet: &[StepFoot], events: &mut Vec<StepEvent>) {
+    let planted = feet.iter().enumerate().filter_map(|(i, foot)| foot.planted_at().map(|at| (i, at)));
+    events.extend(planted.map(|(i, at)| StepEvent::Planted(i, at)));
 }
 
 /// A leg's index as a problem names it.

@@ -445,7 +445,7 @@ impl LegStepper2D {
         // The preview follows the rig as it is edited: the homes read every frame, the feet standing under them.
         self.state.place_homes(to_global, up, &self.home_points, carried, preview)?;
         let motion = self.state.motion(to_global, delta, self.teleport_distance);
-        let motion = if preview { Motion { replant: true, ..motion } } else { motion };
+        let motion = if preview { Motion { replant: true, teleport: false, ..motion } } else { motion };
         let ground = GroundSettings {
             up,
             ray_above: self.ray_above,

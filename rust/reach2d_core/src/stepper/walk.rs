@@ -19,26 +19,37 @@ pub enum StepEvent {
 }
 
 /// One frame of walking: swings advance and land, hanging feet step down where ground appeared, feet whose homes
-/// drifted more than a step lift, and every foot's goal is set ([`StepFoot::goal`]).
+/// drifted more than a step (or whose legs would soon stretch past their reach) lift, and every foot's goal is set
+/// ([`StepFoot::goal`]).
 ///
 /// The rules, in order:
 /// 1. A swinging foot advances by `delta / step_duration`; at 1 it is planted on its landing point (a
 ///    [`StepEvent::Planted`]), or, when its ray found no ground, it hangs at its home. A hanging foot asks for ground
 ///    under its aim every frame and steps down (without a `Lifted`: it was in the air) when there is some.
-/// 2. When no group is in the air, the group with a planted foot more than `step_distance` from its home that lifted
-///    longest ago lifts: each of its planted feet more than [`STEP_TOGETHER`] × `step_distance` from home (a
-///    [`StepEvent::Lifted`] each). While one group is in the air, only its own feet may join it (beyond
-///    `step_distance`), and no other group lifts...
-/// 3. ...unless one of its feet has been left more than `max_lag` behind (`max_lag > 0`): that foot lifts alone at
-///    once (the catch-up, counted in [`Gait::catch_ups`]). So no planted foot is dragged more than `max_lag` (plus
-///    one frame's motion) however fast the body goes: beyond the speed the gait can follow, steps overlap instead,
-///    up to every foot in the air. With `max_lag` 0 the rule always holds and the feet drag instead.
+/// 2. A planted foot *needs a step* when its home drifted more than `step_distance` from it, or when, with the hip
+///    moved on by the body's velocity over a step's duration, its leg would no longer reach it
+///    ([`LegReach::stands`], with `frame.reach`). When no group is in the air, the group with a foot that needs a step
+///    that lifted longest ago lifts: each of its planted feet more than [`STEP_TOGETHER`] × `step_distance` from home,
+///    or that needs a step (a [`StepEvent::Lifted`] each). While one group is in the air, only its own feet that need
+///    a step may join it, and no other group lifts...
+/// 3. ...unless one of its feet has been left more than `max_lag` behind (`max_lag > 0`), or its leg would not reach
+///    it on the next frame: that foot lifts alone at once (the catch-up, counted in [`Gait::catch_ups`]). So no
+///    planted foot is dragged more than `max_lag` (plus one frame's motion) however fast the body goes, nor past its
+///    leg's reach: beyond the speed the gait can follow, steps overlap instead, up to every foot in the air. With
+///    `max_lag` 0 the drift rule always holds and the feet drag instead (their reach still lifts them).
+/// 4. From a standstill (every foot planted within a quarter step of home since the last group lift) the first group
+///    lifts at `step_distance / groups`, and the reach looks `groups` steps ahead, so the groups do not reach their
+///    step together. Once the body has stood still (below 1 px/s across `up`) for 0.2 s, a foot more than a quarter
+///    step from home needs a step, once (it then stands as near home as its leg reaches).
 ///
 /// A foot that lands stays down for the rest of its frame (a footstep is never a landing and a lift at once).
 ///
 /// A lifting foot aims at [`landing_aim`] and asks `ground(home, aim)` where it plants: `Some(point)` or `None` (no
-/// ground: it swings along under its home and hangs there). Feet beyond `frame.homes` are left alone. No
-/// allocation, no panic; a non-finite input gives no NaN goal of its own (a NaN home gives NaN only to its foot).
+/// ground: it swings along under its home and hangs there); with a reach, a landing its leg would not reach from
+/// where the hip will be is moved there ([`LegReach::landing_within`]) and the ground asked again. A swing's arc
+/// that would fold its leg onto the hip is lowered or moved out ([`LegReach::below_fold`]). Feet beyond
+/// `frame.homes` are left alone. No allocation, no panic; a non-finite input gives no NaN goal of its own (a NaN home
+/// gives NaN only to its foot).
 pub fn walk<G, E>(
     gait: &mut Gait,
     feet: &mut [StepFoot],
