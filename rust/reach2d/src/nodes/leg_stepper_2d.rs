@@ -19,7 +19,7 @@ use crate::frame::{RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, take_run
 use crate::gizmo::{self, StepGizmo};
 use crate::io::convert::{affine, vector2};
 use crate::problem::Problem;
-use crate::stepper_state::{BodyLimits, GroundSettings, Motion, StepperState, untyped_legs, usable};
+use crate::stepper_state::{BodyLimits, GroundSettings, Motion, StepperState, usable};
 use crate::world_queries::Filter;
 
 mod readout;
@@ -98,7 +98,7 @@ pub struct LegStepper2D {
     /// (and never moved); each leg keeps its pole, limits, weight and speed limit.
     #[export_group(name = "Legs")]
     #[export]
-    #[var(set = set_legs)]
+    #[var(set = store_legs)]
     legs: Array<Gd<Node2D>>,
     /// The gait group of each leg, at the same index as in [member legs], from 0 to 63: legs in one group step
     /// together, and the groups take turns. A leg without an entry takes [code]index % 2[/code] (the legs alternate).
@@ -298,9 +298,9 @@ impl LegStepper2D {
         }
     }
 
-    /// Sets [member legs]; they are resolved now (and the feet planted anew on the next frame).
-    #[func]
-    fn set_legs(&mut self, value: Array<Gd<Node2D>>) {
+    /// Keeps checked [member legs] (`set_legs`, `node_property.rs`); they are resolved now (and the feet planted
+    /// anew on the next frame).
+    fn store_legs(&mut self, value: Array<Gd<Node2D>>) {
         self.legs = value;
         self.resolve_legs();
     }
@@ -369,14 +369,6 @@ impl INode2D for LegStepper2D {
     }
     fn get_configuration_warnings(&self) -> PackedStringArray {
         self.state.problems.warnings("LegStepper2D")
-    }
-    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        match counted(|| untyped_legs(&property, &value)) {
-            Some(Some(legs)) => self.set_legs(legs),
-            Some(None) => {} // refused with one error: the legs are kept
-            None => return false,
-        }
-        true
     }
 }
 
