@@ -254,3 +254,42 @@ func test_walking_allocates_nothing_per_frame() -> void:
 	expect(events[0] > 10, "it stepped (%d lifts)" % events[0])
 	expect(used == 0, "120 walking frames (a turn among them) made %d heap allocations in the nodes' code" % used)
 	free_case(case, ["creature"])
+
+
+## Issue 36: one bad entry in `legs` (not a leg, a leg named twice, an empty entry) beside six good legs, the
+## stepper processing on its own, set at run time or there from the start: only that entry's message, once; the good
+## legs it names keep their pose without a word (before: one "No target" message per good leg, as they fell back to
+## solving on their own).
+func test_one_bad_legs_entry_gives_one_message_not_one_per_good_leg() -> void:
+	for start in [false, true]:
+		for bad in ["not a leg", "named twice", "empty"]:
+			var case := make_on_floor(300.0)
+			await settle_physics()
+			var stepper: Node2D = case["stepper"]
+			var legs: Array = case["legs"]
+			var entry: Variant = {"not a leg": case["body"], "named twice": legs[0], "empty": null}[bad]
+			var named: Array[Node2D] = []
+			named.assign(legs)
+			named.append(entry)
+			var before := error_log.messages.size()
+			if start:
+				# A stepper that enters the tree with the bad entry (a scene saved so).
+				stepper.free()
+				stepper = ClassDB.instantiate("LegStepper2D")
+				stepper.legs = named
+				stepper.body = case["body"]
+				before = error_log.messages.size()
+				case["creature"].add_child(stepper)
+			else:
+				stepper.update_mode = 0
+				await wait_frames(10)
+				before = error_log.messages.size()
+				stepper.legs = named
+			await wait_frames(30)
+			var printed := error_log.messages.slice(before)
+			var what := "%s, %s" % [bad, "from the start" if start else "at run time"]
+			print("one bad legs entry (%s): %s" % [what, printed])
+			expect(printed.size() == 1 and "legs[6]" in printed[0], "%s: one message naming legs[6], got %s" % [what, printed])
+			expect("legs[6]" in stepper.get_setup_warning(), "%s: the warning names it (%s)" % [what, stepper.get_setup_warning()])
+			expect(bones_finite(case), "%s: no NaN in a bone" % what)
+			free_case(case, ["creature"])

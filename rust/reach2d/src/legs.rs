@@ -1,6 +1,7 @@
 //! The legs a helper node drives (`FootGrounder2D`, `LegStepper2D`): which classes can be a leg ([`Leg`]), and
 //! telling each named leg that it is driven ([`LegMarks`]). What a leg keeps of it is `drive.rs`'s.
 
+use godot::builtin::Array;
 use godot::classes::Node2D;
 use godot::obj::{Gd, InstanceId};
 use reach2d_core::Vec2;
@@ -142,6 +143,17 @@ impl LegMarks {
         self.driven = driven;
     }
 
+    /// Tells the marked legs whether they are driven, when that changed; the same legs stay marked (a helper whose
+    /// setup is refused keeps the legs it names quiet). Cheap: no allocation, a call per leg only on a change.
+    pub fn drive(&mut self, driven: bool) {
+        if self.driven != driven {
+            for leg in self.marked.iter_mut().flatten().filter(|leg| leg.is_alive()) {
+                leg.set_drive(true, driven);
+            }
+            self.driven = driven;
+        }
+    }
+
     /// The legs solve by themselves again (the helper is disabled); they stay attached.
     pub fn stop_driving(&mut self) {
         for leg in self.marked.iter_mut().flatten().filter(|leg| leg.is_alive()) {
@@ -158,4 +170,21 @@ impl LegMarks {
             }
         }
     }
+}
+
+/// Each entry of `nodes` that is a live leg not named by an earlier entry, else `None`: the legs a helper names
+/// while its setup is refused (another entry is wrong), marked so that each keeps its pose without a word instead
+/// of reporting that it has no target (issue 36). Class lookups and an allocation: when the legs change, not per
+/// frame.
+pub fn named_legs(nodes: &Array<Gd<Node2D>>) -> Vec<Option<Leg>> {
+    let entries = nodes.clone().upcast_any_array();
+    let mut legs: Vec<Option<Leg>> = Vec::with_capacity(entries.len());
+    for i in 0..entries.len() {
+        // Read as a Variant: a typed array's own conversion stops at a freed object.
+        let node = entries.at(i).try_to::<Gd<Node2D>>().ok().filter(|node| node.is_instance_valid());
+        let leg = node.and_then(|node| Leg::of(&node));
+        let named_before = leg.as_ref().is_some_and(|leg| legs.iter().flatten().any(|other| other.id() == leg.id()));
+        legs.push(if named_before { None } else { leg });
+    }
+    legs
 }

@@ -341,9 +341,7 @@ impl INode2D for LegStepper2D {
             // Back in the tree: its legs are driven again before anything processes them this frame.
             CanvasItemNotification::ENTER_TREE => {
                 self.state.character.forget();
-                if self.state.resolved {
-                    self.mark_legs();
-                }
+                self.mark_named_legs();
             }
             // At run time the body gets its own pose back and the legs solve by themselves while it is away; the feet
             // and the body's raise and tilt stay, so a stepper that comes back (a reparent) walks on where it was.

@@ -5,6 +5,7 @@ use godot::obj::WithBaseField;
 
 use crate::editor::in_editor;
 use crate::frame::uncounted;
+use crate::legs::named_legs;
 use crate::problem::Problem;
 use crate::stepper_state::check_setup;
 
@@ -34,16 +35,39 @@ impl LegStepper2D {
         if checked.is_ok() && !self.state.resolved {
             checked = uncounted(|| self.state.resolve(&self.legs, &self.gait_groups));
         }
-        self.mark_legs();
+        self.mark_named_legs();
         checked.and_then(|()| self.state.check_legs())
     }
 
     /// Marks the resolved legs as driven by this node while it steps (at run time, or previewing in the editor).
+    /// Per frame: while the setup is refused, the legs marked by [`Self::mark_named_legs`] stay so (only whether
+    /// they are driven is told).
     pub(super) fn mark_legs(&mut self) {
-        let driven = self.enabled && (!in_editor() || self.editor_preview);
+        let driven = self.driven();
+        if !self.state.resolved {
+            self.state.marks.drive(driven);
+            return;
+        }
         // A freed leg is never cloned (a handle to a freed object must not be touched).
         let legs = self.state.legs.iter().map(|leg| leg.is_alive().then(|| leg.clone()));
         uncounted(|| self.state.marks.update(legs, driven));
+    }
+
+    /// Marks the legs as [`Self::mark_legs`] does; while the setup is refused (one entry of `legs` is wrong), the
+    /// good entries, so each keeps its pose quietly instead of reporting that it has no target: one message for
+    /// the bad entry, not one per good leg (issue 36). Allocates: when the setup is checked, not per frame.
+    pub(super) fn mark_named_legs(&mut self) {
+        if self.state.resolved {
+            return self.mark_legs();
+        }
+        let driven = self.driven();
+        let legs = named_legs(&self.legs);
+        uncounted(|| self.state.marks.update(legs.into_iter(), driven));
+    }
+
+    /// The stepper solves its legs itself: at run time, or previewing in the editor.
+    fn driven(&self) -> bool {
+        self.enabled && (!in_editor() || self.editor_preview)
     }
 
     /// Takes back everything this node wrote (the body's offset; the legs' preview in the editor); the legs solve
