@@ -293,3 +293,36 @@ func test_one_bad_legs_entry_gives_one_message_not_one_per_good_leg() -> void:
 			expect("legs[6]" in stepper.get_setup_warning(), "%s: the warning names it (%s)" % [what, stepper.get_setup_warning()])
 			expect(bones_finite(case), "%s: no NaN in a bone" % what)
 			free_case(case, ["creature"])
+
+
+## Issue 36: a leg named by two helpers (a second LegStepper2D, or a FootGrounder2D) was driven by both, silently.
+## Now the one that named it second says so once, with a configuration warning, and leaves its legs alone; the
+## first walks on. Clearing the second one's claim lets it go quietly.
+func test_a_leg_named_by_two_helpers_is_reported_once_by_the_second() -> void:
+	for second_class in ["LegStepper2D", "FootGrounder2D"]:
+		var case := make_on_floor(300.0)
+		await settle_physics()
+		var stepper: Node2D = case["stepper"]
+		var legs: Array = case["legs"]
+		stepper.update_mode = 0
+		await wait_frames(5)
+		var second: Node2D = ClassDB.instantiate(second_class)
+		var slot := "legs[0]" if second_class == "LegStepper2D" else "first_leg"
+		if second_class == "LegStepper2D":
+			second.legs = [legs[0]]
+		else:
+			second.first_leg = legs[0]
+		var before := error_log.messages.size()
+		case["creature"].add_child(second)
+		var last: Vector2 = Rig.bone_end(case["bones"][1][-1])
+		for i in 40:
+			case["creature"].position.x += 1.5
+			await get_tree().process_frame
+		var printed := error_log.messages.slice(before)
+		print("a leg named by %s and a LegStepper2D: %s" % [second_class, printed])
+		expect(printed.size() == 1 and slot in printed[0] and "driven by another" in printed[0] and second_class in printed[0], "%s: one message from the second helper naming %s, got %s" % [second_class, slot, printed])
+		expect("driven by another" in second.get_setup_warning(), "%s: its warning says so (%s)" % [second_class, second.get_setup_warning()])
+		expect(stepper.get_setup_warning() == "", "the first stepper has no problem (%s)" % stepper.get_setup_warning())
+		expect(Rig.bone_end(case["bones"][1][-1]).distance_to(last) > 1.0, "%s: the first stepper walks on" % second_class)
+		expect(bones_finite(case), "%s: no NaN in a bone" % second_class)
+		free_case(case, ["creature"])

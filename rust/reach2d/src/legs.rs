@@ -55,12 +55,13 @@ impl Leg {
         }
     }
 
-    /// Tells the leg that a helper names it (`attached`) and solves it itself (`driven`).
-    pub fn set_drive(&mut self, attached: bool, driven: bool) {
+    /// Tells the leg that the helper `helper` names it (`attached`) and solves it itself (`driven`); `false` when
+    /// another helper holds it (`drive.rs`).
+    pub fn set_drive(&mut self, helper: InstanceId, attached: bool, driven: bool) -> bool {
         match self {
-            Leg::TwoBone(leg) => leg.bind_mut().set_drive(attached, driven),
-            Leg::Fabrik(leg) => leg.bind_mut().set_drive(attached, driven),
-            Leg::Ccd(leg) => leg.bind_mut().set_drive(attached, driven),
+            Leg::TwoBone(leg) => leg.bind_mut().set_drive(helper, attached, driven),
+            Leg::Fabrik(leg) => leg.bind_mut().set_drive(helper, attached, driven),
+            Leg::Ccd(leg) => leg.bind_mut().set_drive(helper, attached, driven),
         }
     }
 
@@ -105,37 +106,46 @@ impl Leg {
     }
 }
 
-/// The legs a helper names, told that it drives them (their own ticks then rest) while it drives them.
+/// The legs a helper names, told that it drives them (their own ticks then rest) while it drives them. A leg
+/// another helper holds already is not marked: [`LegMarks::contested`] says which, and the helper refuses to run.
 #[derive(Default)]
 pub struct LegMarks {
     marked: Vec<Option<Leg>>,
     /// Whether the marked legs were last told they are driven.
     driven: bool,
+    /// The helper that marks (its instance id), from the first update.
+    helper: Option<InstanceId>,
+    /// The first slot whose leg another helper holds, at the last update.
+    contested: Option<usize>,
 }
 
 impl LegMarks {
-    /// Marks the legs in `slots` (driven or only attached), unmarking a leg that left its slot. Cheap: a comparison
-    /// of instance ids per leg, and a call only on a change; allocates only when the number of slots changes.
-    pub fn update(&mut self, slots: impl ExactSizeIterator<Item = Option<Leg>>, driven: bool) {
+    /// The helper `helper` marks the legs in `slots` (driven or only attached), unmarking a leg that left its slot.
+    /// Cheap: a comparison of instance ids per leg, and a call only on a change (or, for a leg another helper
+    /// holds, each update until it is free); allocates only when the number of slots changes.
+    pub fn update(&mut self, helper: InstanceId, slots: impl ExactSizeIterator<Item = Option<Leg>>, driven: bool) {
+        self.helper = Some(helper);
+        self.contested = None;
         let count = slots.len();
         if self.marked.len() > count {
             for mut old in self.marked.drain(count..).flatten().filter(Leg::is_alive) {
-                old.set_drive(false, false);
+                old.set_drive(helper, false, false);
             }
         }
         self.marked.resize(count, None);
-        for (marked, slot) in self.marked.iter_mut().zip(slots) {
+        for (index, (marked, slot)) in self.marked.iter_mut().zip(slots).enumerate() {
             let same = match (&*marked, &slot) {
                 (Some(a), Some(b)) => a.id() == b.id(),
                 (None, None) => true,
                 _ => false,
             };
             if !same && let Some(mut old) = marked.take().filter(Leg::is_alive) {
-                old.set_drive(false, false);
+                old.set_drive(helper, false, false);
             }
             if let Some(mut leg) = slot {
-                if !same || self.driven != driven {
-                    leg.set_drive(true, driven);
+                if (!same || self.driven != driven) && !leg.set_drive(helper, true, driven) {
+                    self.contested = self.contested.or(Some(index));
+                    continue;
                 }
                 *marked = Some(leg);
             }
@@ -143,31 +153,36 @@ impl LegMarks {
         self.driven = driven;
     }
 
+    /// The first slot whose leg another helper holds (it names that leg too), at the last update.
+    pub fn contested(&self) -> Option<usize> {
+        self.contested
+    }
+
     /// Tells the marked legs whether they are driven, when that changed; the same legs stay marked (a helper whose
     /// setup is refused keeps the legs it names quiet). Cheap: no allocation, a call per leg only on a change.
     pub fn drive(&mut self, driven: bool) {
         if self.driven != driven {
-            for leg in self.marked.iter_mut().flatten().filter(|leg| leg.is_alive()) {
-                leg.set_drive(true, driven);
-            }
+            self.tell_all(true, driven);
             self.driven = driven;
         }
     }
 
     /// The legs solve by themselves again (the helper is disabled); they stay attached.
     pub fn stop_driving(&mut self) {
-        for leg in self.marked.iter_mut().flatten().filter(|leg| leg.is_alive()) {
-            leg.set_drive(true, false);
-        }
+        self.tell_all(true, false);
         self.driven = false;
     }
 
     /// Unmarks every leg (the helper left the tree).
     pub fn release(&mut self) {
-        for marked in &mut self.marked {
-            if let Some(mut leg) = marked.take().filter(Leg::is_alive) {
-                leg.set_drive(false, false);
-            }
+        self.tell_all(false, false);
+        self.marked.clear();
+    }
+
+    fn tell_all(&mut self, attached: bool, driven: bool) {
+        let Some(helper) = self.helper else { return };
+        for leg in self.marked.iter_mut().flatten().filter(|leg| leg.is_alive()) {
+            leg.set_drive(helper, attached, driven);
         }
     }
 }

@@ -187,7 +187,8 @@ impl FootGrounder2D {
         // A good setup clears what an earlier check saw (legs set after the node entered the tree), not what only a
         // frame can find (no world, collapsed hips, a bad delta).
         let frame_found = |p: &Problem| p.found_by_solving() || matches!(p, Problem::NoWorld | Problem::HipsCollapsed);
-        let problem = match self.check_setup() {
+        let claimed = self.state.marks.contested().map_or(Ok(()), |slot| Err(Problem::LegClaimed(slot as u8)));
+        let problem = match self.check_setup().and(claimed) {
             Err(problem) => Some(problem),
             Ok(()) => self.state.problems.current().filter(frame_found),
         };
@@ -304,6 +305,11 @@ impl FootGrounder2D {
                 self.note(Some(Problem::NoWorld));
                 return false;
             };
+            // A leg another helper holds (it named that leg first): this one leaves both alone (issue 36).
+            if let Some(slot) = self.state.marks.contested() {
+                self.note(Some(Problem::LegClaimed(slot as u8)));
+                return false;
+            }
             let mut problem = (self.first_leg.is_none() && self.second_leg.is_none()).then_some(Problem::NoLegs);
             let hips = self.live_hips(&mut problem);
             let carried = hips.as_ref().map_or(Vec2::ZERO, |hips| self.state.hips.carried(hips));
@@ -463,7 +469,8 @@ impl FootGrounder2D {
     fn mark_legs(&mut self) {
         let driven = !in_editor() && self.enabled;
         let legs = [&self.first_leg, &self.second_leg].map(|slot| live(slot).map(|leg| Leg::TwoBone(leg.clone())));
-        uncounted(|| self.state.marks.update(legs.into_iter(), driven));
+        let me = self.base().instance_id();
+        uncounted(|| self.state.marks.update(me, legs.into_iter(), driven));
     }
 
     /// Takes back everything this node wrote (the hips' offset, the feet's turn); the legs solve by themselves.

@@ -414,7 +414,9 @@ impl LegStepper2D {
         self.mark_legs();
         if !self.state.resolved {
             uncounted(|| self.state.resolve(&self.legs, &self.gait_groups))?;
+            self.mark_legs();
         }
+        self.check_claims()?;
         let node = self.to_gd().upcast::<Node2D>();
         if self.state.character.is_stale() {
             self.state.character.refresh(&node.clone().upcast());

@@ -7,7 +7,7 @@ use crate::editor::in_editor;
 use crate::frame::uncounted;
 use crate::legs::named_legs;
 use crate::problem::Problem;
-use crate::stepper_state::check_setup;
+use crate::stepper_state::{check_setup, index_of};
 
 use super::LegStepper2D;
 
@@ -36,7 +36,13 @@ impl LegStepper2D {
             checked = uncounted(|| self.state.resolve(&self.legs, &self.gait_groups));
         }
         self.mark_named_legs();
-        checked.and_then(|()| self.state.check_legs())
+        checked.and_then(|()| self.state.check_legs()).and_then(|()| self.check_claims())
+    }
+
+    /// `Err` when a leg it names is held by another helper (a LegStepper2D or FootGrounder2D that named it first):
+    /// this one then leaves every leg alone (issue 36: before, both drove it, silently). A field read, per frame.
+    pub(super) fn check_claims(&self) -> Result<(), Problem> {
+        self.state.marks.contested().map_or(Ok(()), |i| Err(Problem::StepperLegClaimed(index_of(i))))
     }
 
     /// Marks the resolved legs as driven by this node while it steps (at run time, or previewing in the editor).
@@ -50,7 +56,8 @@ impl LegStepper2D {
         }
         // A freed leg is never cloned (a handle to a freed object must not be touched).
         let legs = self.state.legs.iter().map(|leg| leg.is_alive().then(|| leg.clone()));
-        uncounted(|| self.state.marks.update(legs, driven));
+        let me = self.base().instance_id();
+        uncounted(|| self.state.marks.update(me, legs, driven));
     }
 
     /// Marks the legs as [`Self::mark_legs`] does; while the setup is refused (one entry of `legs` is wrong), the
@@ -62,7 +69,8 @@ impl LegStepper2D {
         }
         let driven = self.driven();
         let legs = named_legs(&self.legs);
-        uncounted(|| self.state.marks.update(legs.into_iter(), driven));
+        let me = self.base().instance_id();
+        uncounted(|| self.state.marks.update(me, legs.into_iter(), driven));
     }
 
     /// The stepper solves its legs itself: at run time, or previewing in the editor.
