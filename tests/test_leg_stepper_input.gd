@@ -326,3 +326,34 @@ func test_a_leg_named_by_two_helpers_is_reported_once_by_the_second() -> void:
 		expect(Rig.bone_end(case["bones"][1][-1]).distance_to(last) > 1.0, "%s: the first stepper walks on" % second_class)
 		expect(bones_finite(case), "%s: no NaN in a bone" % second_class)
 		free_case(case, ["creature"])
+
+
+## Issue 36: a stepper moved out from under its creature (reparented to a node above it, the legs left behind) walked
+## on silently, placing homes from a node that no longer moves with the legs. Now: one message, and
+## its warning says so, no NaN; put back, it walks again without a word.
+func test_a_stepper_moved_away_from_its_legs_is_reported_once() -> void:
+	var case := make_on_floor(300.0)
+	await settle_physics()
+	var stepper: Node2D = case["stepper"]
+	stepper.update_mode = 0
+	await wait_frames(5)
+	var before := error_log.messages.size()
+	stepper.reparent(self)
+	for i in 40:
+		case["creature"].position.x += 1.5
+		await get_tree().process_frame
+	var printed := error_log.messages.slice(before)
+	print("a stepper moved away from its legs: %s" % [printed])
+	expect(printed.size() == 1 and "moved out from under the creature" in printed[0], "one message saying so, got %s" % [printed])
+	expect("moved out from under" in stepper.get_setup_warning(), "the warning says so (%s)" % stepper.get_setup_warning())
+	expect(bones_finite(case), "no NaN in a bone")
+	before = error_log.messages.size()
+	stepper.reparent(case["creature"])
+	var last: Vector2 = Rig.bone_end(case["bones"][1][-1])
+	for i in 40:
+		case["creature"].position.x += 1.5
+		await get_tree().process_frame
+	expect(error_log.messages.size() == before, "put back: no message (%s)" % [error_log.messages.slice(before)])
+	expect(stepper.get_setup_warning() == "", "put back: no warning (%s)" % stepper.get_setup_warning())
+	expect(Rig.bone_end(case["bones"][1][-1]).distance_to(last) > 1.0, "put back: it walks again")
+	free_case(case, ["creature"])

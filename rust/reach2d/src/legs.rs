@@ -2,7 +2,7 @@
 //! telling each named leg that it is driven ([`LegMarks`]). What a leg keeps of it is `drive.rs`'s.
 
 use godot::builtin::Array;
-use godot::classes::Node2D;
+use godot::classes::{Node, Node2D};
 use godot::obj::{Gd, InstanceId};
 use reach2d_core::Vec2;
 
@@ -43,6 +43,15 @@ impl Leg {
             Leg::TwoBone(leg) => leg.instance_id_unchecked(),
             Leg::Fabrik(leg) => leg.instance_id_unchecked(),
             Leg::Ccd(leg) => leg.instance_id_unchecked(),
+        }
+    }
+
+    /// The leg as a Node (call only while it is alive).
+    pub fn node(&self) -> Gd<Node> {
+        match self {
+            Leg::TwoBone(leg) => leg.clone().upcast(),
+            Leg::Fabrik(leg) => leg.clone().upcast(),
+            Leg::Ccd(leg) => leg.clone().upcast(),
         }
     }
 

@@ -109,6 +109,8 @@ pub enum Problem {
     StepperLegTwice(u16),
     /// `LegStepper2D`: `legs[i]` is held by another helper (a LegStepper2D or FootGrounder2D that named it first).
     StepperLegClaimed(u16),
+    /// `LegStepper2D`: the stepper was moved out from under the creature it walks (its ancestor above every leg).
+    StepperLeftCreature,
     /// `LegStepper2D`: `legs[i]` cannot be read or solved (its own setup or pose; the leg reports why).
     StepperLegNotReady(u16),
     /// `LegStepper2D`: `body` was freed or left the tree.
@@ -212,6 +214,7 @@ impl Problem {
             Self::StepperLegNotLeg(i) => format!("`legs[{i}]` is not a TwoBoneIk2D, FabrikChain2D or CcdChain2D: only those can be legs."),
             Self::StepperLegTwice(i) => format!("`legs[{i}]` names a leg an earlier entry names: list each leg once."),
             Self::StepperLegClaimed(i) => format!("`legs[{i}]` is driven by another LegStepper2D or FootGrounder2D, which named it first: name each leg in one helper only (this one leaves its legs alone)."),
+            Self::StepperLeftCreature => "The node was moved out from under the creature whose legs it walks: it no longer moves with them, so it leaves them alone. Put it back under the creature's root (beside the skeleton), or set `legs` again to walk them from here.".into(),
             Self::StepperLegNotReady(i) => format!("`legs[{i}]` cannot be solved: its own warning says why (set its bones)."),
             Self::StepperBodyFreed => "`body` was freed or is outside the tree: set it to a Node2D that exists, or clear it.".into(),
             Self::StepperBodyCollapsed => "`body` has a zero scale or a NaN transform: the body keeps its pose.".into(),

@@ -223,6 +223,11 @@ pub struct LegStepper2D {
 
     /// The legs, the feet, the body's offset, the ray queries and what the node reported.
     state: StepperState,
+    /// The creature it walks: its nearest ancestor above every leg, found when the legs are first resolved (again
+    /// after `legs` is set).
+    creature: Option<Gd<Node>>,
+    /// It was moved out from under `creature` (checked when it enters the tree): it refuses to walk (issue 36).
+    misplaced: bool,
     base: Base<Node2D>,
 }
 
@@ -302,6 +307,7 @@ impl LegStepper2D {
     /// anew on the next frame).
     fn store_legs(&mut self, value: Array<Gd<Node2D>>) {
         self.legs = value;
+        self.creature = None;
         self.resolve_legs();
     }
 
@@ -342,6 +348,7 @@ impl INode2D for LegStepper2D {
             CanvasItemNotification::ENTER_TREE => {
                 self.state.character.forget();
                 self.mark_named_legs();
+                self.find_misplaced();
             }
             // At run time the body gets its own pose back and the legs solve by themselves while it is away; the feet
             // and the body's raise and tilt stay, so a stepper that comes back (a reparent) walks on where it was.
@@ -415,6 +422,7 @@ impl LegStepper2D {
         if !self.state.resolved {
             uncounted(|| self.state.resolve(&self.legs, &self.gait_groups))?;
             self.mark_legs();
+            self.find_misplaced();
         }
         self.check_claims()?;
         let node = self.to_gd().upcast::<Node2D>();

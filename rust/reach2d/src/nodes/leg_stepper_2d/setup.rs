@@ -1,11 +1,12 @@
 //! `LegStepper2D`'s setup (a plain `impl` block of the class): checking it, resolving and marking the legs, and
 //! letting go of everything it wrote. Not per frame but for the marking, which is cheap (`legs.rs`).
 
-use godot::obj::WithBaseField;
+use godot::classes::Node;
+use godot::obj::{Gd, WithBaseField};
 
 use crate::editor::in_editor;
 use crate::frame::uncounted;
-use crate::legs::named_legs;
+use crate::legs::{Leg, named_legs};
 use crate::problem::Problem;
 use crate::stepper_state::{check_setup, index_of};
 
@@ -36,13 +37,42 @@ impl LegStepper2D {
             checked = uncounted(|| self.state.resolve(&self.legs, &self.gait_groups));
         }
         self.mark_named_legs();
+        self.find_misplaced();
         checked.and_then(|()| self.state.check_legs()).and_then(|()| self.check_claims())
     }
 
-    /// `Err` when a leg it names is held by another helper (a LegStepper2D or FootGrounder2D that named it first):
-    /// this one then leaves every leg alone (issue 36: before, both drove it, silently). A field read, per frame.
+    /// `Err` when a leg it names is held by another helper (a LegStepper2D or FootGrounder2D that named it first),
+    /// or when the node was moved out from under the creature it walks: it then leaves every leg alone (issue 36:
+    /// before, both silently). Field reads, per frame.
     pub(super) fn check_claims(&self) -> Result<(), Problem> {
+        if self.misplaced {
+            return Err(Problem::StepperLeftCreature);
+        }
         self.state.marks.contested().map_or(Ok(()), |i| Err(Problem::StepperLegClaimed(index_of(i))))
+    }
+
+    /// Whether the node is still under its creature: the nearest ancestor above every leg when the legs were first
+    /// resolved (its transform places the homes, so it must move with the legs; a holder node inside the creature is
+    /// fine). Ancestor walks: when the legs are resolved or the node enters the tree (a reparent), not per frame.
+    pub(super) fn find_misplaced(&mut self) {
+        let me = self.to_gd().upcast::<Node>();
+        if let Some(creature) = self.creature.as_ref().filter(|c| c.is_instance_valid()) {
+            self.misplaced = !creature.is_ancestor_of(&me);
+            return;
+        }
+        self.misplaced = false;
+        let legs: Vec<Gd<Node>> = self.state.legs.iter().filter(|leg| leg.is_alive()).map(Leg::node).collect();
+        if legs.is_empty() {
+            return;
+        }
+        let mut above = me.get_parent();
+        while let Some(node) = above {
+            if legs.iter().all(|leg| node.is_ancestor_of(leg)) {
+                self.creature = Some(node);
+                return;
+            }
+            above = node.get_parent();
+        }
     }
 
     /// Marks the resolved legs as driven by this node while it steps (at run time, or previewing in the editor).
