@@ -26,6 +26,8 @@ pub enum Problem {
     NodeBetweenIsNotBone2D,
     TipNotChildOfRoot,
     BoneOutsideTree,
+    /// The chain's root bone is not under a Skeleton2D (its first ancestor that is no Bone2D is another node).
+    NotInSkeleton,
     PoseNotFinite,
     SpringForceNotFinite,
     /// `SpringChain2D.advance(delta)` with a delta that is not a finite 32-bit float.
@@ -172,6 +174,7 @@ impl Problem {
             Self::NodeBetweenIsNotBone2D => "A node between `root_bone` and `tip_bone` is not a Bone2D: every node of the chain must be a Bone2D.".into(),
             Self::TipNotChildOfRoot => "`tip_bone` must be a direct Bone2D child of `root_bone` (upper and lower limb).".into(),
             Self::BoneOutsideTree => "The bones are not inside the scene tree.".into(),
+            Self::NotInSkeleton => "The bones are not under a Skeleton2D: put the chain's bones in a Skeleton2D (a Bone2D works only under a Skeleton2D or another Bone2D). The bones keep their pose.".into(),
             Self::PoseNotFinite => "The bones' transforms are NaN or infinite (a zero scale?): the bones keep their pose until they are finite again.".into(),
             Self::SpringForceNotFinite => "`gravity` or `external_force` is NaN or infinite: give finite vectors in pixels per second squared.".into(),
             Self::DeltaNotFinite => "`advance(delta)`: delta is NaN, infinite or too large for a 32-bit float (or negative, for FootGrounder2D): give a finite time in seconds.".into(),
