@@ -212,3 +212,47 @@ pub fn named_legs(nodes: &Array<Gd<Node2D>>) -> Vec<Option<Leg>> {
     }
     legs
 }
+
+/// The creature a helper works on: its nearest ancestor above every leg it names, found the first time it is
+/// checked with legs (again after [`Creature::forget`], when the legs change). A helper moved out from under it (a
+/// reparent) no longer moves with its legs: [`Creature::left`] says so, and the helper leaves them alone (issue 36).
+/// A holder node inside the creature is fine.
+#[derive(Default)]
+pub struct Creature {
+    node: Option<Gd<Node>>,
+    left: bool,
+}
+
+impl Creature {
+    /// The legs changed: the creature is found again at the next check.
+    pub fn forget(&mut self) {
+        self.node = None;
+        self.left = false;
+    }
+
+    /// The helper was moved out from under its creature (at the last check).
+    pub fn left(&self) -> bool {
+        self.left
+    }
+
+    /// Finds the creature of `helper` and `legs` if not known yet, else whether `helper` is still under it.
+    /// Ancestor walks: when the legs change or the helper enters the tree, not per frame.
+    pub fn check(&mut self, helper: &Gd<Node>, legs: &[Gd<Node>]) {
+        if let Some(creature) = self.node.as_ref().filter(|c| c.is_instance_valid()) {
+            self.left = !creature.is_ancestor_of(helper);
+            return;
+        }
+        self.left = false;
+        if legs.is_empty() {
+            return;
+        }
+        let mut above = helper.get_parent();
+        while let Some(node) = above {
+            if legs.iter().all(|leg| node.is_ancestor_of(leg)) {
+                self.node = Some(node);
+                return;
+            }
+            above = node.get_parent();
+        }
+    }
+}

@@ -18,7 +18,7 @@ use crate::editor::in_editor;
 use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
 use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading, check_setup};
 use crate::io::convert::{vec2, vector2};
-use crate::legs::Leg;
+use crate::legs::{Creature, Leg};
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
 use crate::slot::{Slot, in_tree, live, slot};
@@ -77,6 +77,7 @@ pub struct FootGrounder2D {
     /// The first leg: a [TwoBoneIk2D] whose [member TwoBoneIk2D.tip_bone] ends at the ankle.
     #[export_group(name = "Legs")]
     #[export]
+    #[var(set = store_first_leg)]
     first_leg: Option<Gd<TwoBoneIk2D>>,
     /// Optional: the first leg's foot, a direct Bone2D child of its tip bone (at the ankle), turned to the ground's
     /// slope; its end (its length along its bone angle) is the toe, which casts its own ray ([member toe_ray]).
@@ -84,6 +85,7 @@ pub struct FootGrounder2D {
     first_foot: Option<Gd<Bone2D>>,
     /// Optional: the second leg, like [member first_leg].
     #[export]
+    #[var(set = store_second_leg)]
     second_leg: Option<Gd<TwoBoneIk2D>>,
     /// Optional: the second leg's foot, like [member first_foot].
     #[export]
@@ -159,6 +161,9 @@ pub struct FootGrounder2D {
     hips_speed: f32,
     /// The feet, the hips, the ray queries and what the node reported.
     state: GrounderState,
+    /// The creature it grounds (`legs.rs`): found when the legs are set, or when it enters the tree with them; moved
+    /// out from under it, the node leaves the legs alone (issue 36).
+    creature: Creature,
     base: Base<Node2D>,
 }
 
@@ -177,6 +182,18 @@ impl FootGrounder2D {
         self.ground(delta)
     }
 
+    /// Keeps checked [member first_leg] (`set_first_leg`, `node_property.rs`); its creature is found anew.
+    fn store_first_leg(&mut self, leg: Option<Gd<TwoBoneIk2D>>) {
+        self.first_leg = leg;
+        self.find_creature(true);
+    }
+
+    /// Keeps checked [member second_leg] (`set_second_leg`, `node_property.rs`); its creature is found anew.
+    fn store_second_leg(&mut self, leg: Option<Gd<TwoBoneIk2D>>) {
+        self.second_leg = leg;
+        self.find_creature(true);
+    }
+
     /// Why the node cannot ground the feet, in the words of its configuration warning; empty when the setup is
     /// valid. Checked when called, also before the first frame (manual mode): legs set, alive and with their bones
     /// set, each foot a direct child of its leg's tip bone, the hips alive; or what the last frame found (a leg that
@@ -187,8 +204,7 @@ impl FootGrounder2D {
         // A good setup clears what an earlier check saw (legs set after the node entered the tree), not what only a
         // frame can find (no world, collapsed hips, a bad delta).
         let frame_found = |p: &Problem| p.found_by_solving() || matches!(p, Problem::NoWorld | Problem::HipsCollapsed);
-        let claimed = self.state.marks.contested().map_or(Ok(()), |slot| Err(Problem::LegClaimed(slot as u8)));
-        let problem = match self.check_setup().and(claimed) {
+        let problem = match self.check_setup().and(self.check_claims()) {
             Err(problem) => Some(problem),
             Ok(()) => self.state.problems.current().filter(frame_found),
         };
@@ -252,6 +268,7 @@ impl INode2D for FootGrounder2D {
             CanvasItemNotification::ENTER_TREE => {
                 self.state.character.forget();
                 self.mark_legs();
+                self.find_creature(false);
             }
             // Whatever it wrote goes back and the legs solve by themselves while it is away; its smoothing stays, so
             // a grounder that comes back (a reparent) goes on where it was instead of popping the hips and feet.
@@ -305,9 +322,9 @@ impl FootGrounder2D {
                 self.note(Some(Problem::NoWorld));
                 return false;
             };
-            // A leg another helper holds (it named that leg first): this one leaves both alone (issue 36).
-            if let Some(slot) = self.state.marks.contested() {
-                self.note(Some(Problem::LegClaimed(slot as u8)));
+            // A leg another helper holds, or the node moved out from under its creature: it leaves both legs alone.
+            if let Err(problem) = self.check_claims() {
+                self.note(Some(problem));
                 return false;
             }
             let mut problem = (self.first_leg.is_none() && self.second_leg.is_none()).then_some(Problem::NoLegs);
@@ -437,6 +454,33 @@ impl FootGrounder2D {
             }
         }
         all_solved
+    }
+
+    /// `Err` when a leg it names is held by another helper (a FootGrounder2D or LegStepper2D that named it first),
+    /// or when the node was moved out from under its creature (issue 36: before, silently). Field reads, per frame.
+    fn check_claims(&self) -> Result<(), Problem> {
+        if self.creature.left() {
+            return Err(Problem::GrounderLeftCreature);
+        }
+        self.state.marks.contested().map_or(Ok(()), |slot| Err(Problem::LegClaimed(slot as u8)))
+    }
+
+    /// Finds its creature (`legs.rs` `Creature`; anew when `legs_changed`), or whether it is still under it. Ancestor
+    /// walks: when the legs are set or the node enters the tree, not per frame.
+    fn find_creature(&mut self, legs_changed: bool) {
+        if legs_changed {
+            self.creature.forget();
+        }
+        if !self.base().is_inside_tree() {
+            return;
+        }
+        let me = self.to_gd().upcast::<Node>();
+        let legs: Vec<Gd<Node>> = [&self.first_leg, &self.second_leg]
+            .into_iter()
+            .filter_map(|slot| live(slot))
+            .map(|leg| leg.clone().upcast())
+            .collect();
+        self.creature.check(&me, &legs);
     }
 
     /// The setup as it stands, without touching a bone (`grounder_state::check_setup`).

@@ -18,6 +18,7 @@ use crate::editor::in_editor;
 use crate::frame::{RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, take_runtime_priority, uncounted};
 use crate::gizmo::{self, StepGizmo};
 use crate::io::convert::{affine, vector2};
+use crate::legs::Creature;
 use crate::problem::Problem;
 use crate::stepper_state::{BodyLimits, GroundSettings, Motion, StepperState, usable};
 use crate::world_queries::Filter;
@@ -223,11 +224,9 @@ pub struct LegStepper2D {
 
     /// The legs, the feet, the body's offset, the ray queries and what the node reported.
     state: StepperState,
-    /// The creature it walks: its nearest ancestor above every leg, found when the legs are first resolved (again
-    /// after `legs` is set).
-    creature: Option<Gd<Node>>,
-    /// It was moved out from under `creature` (checked when it enters the tree): it refuses to walk (issue 36).
-    misplaced: bool,
+    /// The creature it walks (`legs.rs`): found when the legs are first resolved, again after `legs` is set; moved
+    /// out from under it (checked when it enters the tree), the node refuses to walk (issue 36).
+    creature: Creature,
     base: Base<Node2D>,
 }
 
@@ -307,7 +306,7 @@ impl LegStepper2D {
     /// anew on the next frame).
     fn store_legs(&mut self, value: Array<Gd<Node2D>>) {
         self.legs = value;
-        self.creature = None;
+        self.creature.forget();
         self.resolve_legs();
     }
 

@@ -45,34 +45,19 @@ impl LegStepper2D {
     /// or when the node was moved out from under the creature it walks: it then leaves every leg alone (issue 36:
     /// before, both silently). Field reads, per frame.
     pub(super) fn check_claims(&self) -> Result<(), Problem> {
-        if self.misplaced {
+        if self.creature.left() {
             return Err(Problem::StepperLeftCreature);
         }
         self.state.marks.contested().map_or(Ok(()), |i| Err(Problem::StepperLegClaimed(index_of(i))))
     }
 
-    /// Whether the node is still under its creature: the nearest ancestor above every leg when the legs were first
-    /// resolved (its transform places the homes, so it must move with the legs; a holder node inside the creature is
-    /// fine). Ancestor walks: when the legs are resolved or the node enters the tree (a reparent), not per frame.
+    /// Whether the node is still under the creature it walks (`legs.rs` `Creature`: its transform places the
+    /// homes, so it must move with the legs). Ancestor walks: when the legs are resolved or the node enters the tree
+    /// (a reparent), not per frame.
     pub(super) fn find_misplaced(&mut self) {
         let me = self.to_gd().upcast::<Node>();
-        if let Some(creature) = self.creature.as_ref().filter(|c| c.is_instance_valid()) {
-            self.misplaced = !creature.is_ancestor_of(&me);
-            return;
-        }
-        self.misplaced = false;
         let legs: Vec<Gd<Node>> = self.state.legs.iter().filter(|leg| leg.is_alive()).map(Leg::node).collect();
-        if legs.is_empty() {
-            return;
-        }
-        let mut above = me.get_parent();
-        while let Some(node) = above {
-            if legs.iter().all(|leg| node.is_ancestor_of(leg)) {
-                self.creature = Some(node);
-                return;
-            }
-            above = node.get_parent();
-        }
+        self.creature.check(&me, &legs);
     }
 
     /// Marks the resolved legs as driven by this node while it steps (at run time, or previewing in the editor).
