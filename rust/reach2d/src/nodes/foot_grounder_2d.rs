@@ -16,13 +16,15 @@ use reach2d_core::ground::{GroundSettings, hips_drop, max_step, step_value};
 use crate::drive::DrivenLeg;
 use crate::editor::in_editor;
 use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
-use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading, check_setup};
+use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading};
 use crate::io::convert::{vec2, vector2};
-use crate::legs::{Creature, Leg};
+use crate::legs::Creature;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
 use crate::slot::{Slot, in_tree, live, slot};
 use crate::world_queries::Filter;
+
+mod setup;
 
 /// Puts the feet of one or two [TwoBoneIk2D] legs on the ground of the physics world: each foot's ray finds the
 /// ground under where the animation put the foot, the leg reaches for that point, the foot bone turns to the
@@ -456,39 +458,6 @@ impl FootGrounder2D {
         all_solved
     }
 
-    /// `Err` when a leg it names is held by another helper (a FootGrounder2D or LegStepper2D that named it first),
-    /// or when the node was moved out from under its creature (issue 36: before, silently). Field reads, per frame.
-    fn check_claims(&self) -> Result<(), Problem> {
-        if self.creature.left() {
-            return Err(Problem::GrounderLeftCreature);
-        }
-        self.state.marks.contested().map_or(Ok(()), |slot| Err(Problem::LegClaimed(slot as u8)))
-    }
-
-    /// Finds its creature (`legs.rs` `Creature`; anew when `legs_changed`), or whether it is still under it. Ancestor
-    /// walks: when the legs are set or the node enters the tree, not per frame.
-    fn find_creature(&mut self, legs_changed: bool) {
-        if legs_changed {
-            self.creature.forget();
-        }
-        if !self.base().is_inside_tree() {
-            return;
-        }
-        let me = self.to_gd().upcast::<Node>();
-        let legs: Vec<Gd<Node>> = [&self.first_leg, &self.second_leg]
-            .into_iter()
-            .filter_map(|slot| live(slot))
-            .map(|leg| leg.clone().upcast())
-            .collect();
-        self.creature.check(&me, &legs);
-    }
-
-    /// The setup as it stands, without touching a bone (`grounder_state::check_setup`).
-    fn check_setup(&self) -> Result<(), Problem> {
-        let legs = [&self.first_leg, &self.second_leg];
-        check_setup(legs, [&self.first_foot, &self.second_foot], &self.hips)
-    }
-
     fn leg_slot(&self, leg: usize) -> &Option<Gd<TwoBoneIk2D>> {
         if leg == 0 { &self.first_leg } else { &self.second_leg }
     }
@@ -507,34 +476,5 @@ impl FootGrounder2D {
             bodies: self.collide_with_bodies,
             areas: self.collide_with_areas,
         }
-    }
-
-    /// Marks the named legs as driven by this node while it is enabled at run time.
-    fn mark_legs(&mut self) {
-        let driven = !in_editor() && self.enabled;
-        let legs = [&self.first_leg, &self.second_leg].map(|slot| live(slot).map(|leg| Leg::TwoBone(leg.clone())));
-        let me = self.base().instance_id();
-        uncounted(|| self.state.marks.update(me, legs.into_iter(), driven));
-    }
-
-    /// Takes back everything this node wrote (the hips' offset, the feet's turn); the legs solve by themselves.
-    fn let_go(&mut self) {
-        self.state.let_go(&self.hips, [&self.first_foot, &self.second_foot]);
-        if self.state.active {
-            self.state.active = false;
-            self.state.marks.stop_driving();
-        }
-    }
-
-    /// Remembers the outcome of a frame and prints a new problem once.
-    fn note(&mut self, problem: Option<Problem>) {
-        let noted = self.state.problems.note(problem);
-        noted.apply(&mut self.base_mut());
-    }
-
-    /// Shows `problem` as the configuration warning, without printing it.
-    fn show(&mut self, problem: Option<Problem>) {
-        let noted = self.state.problems.show(problem);
-        noted.apply(&mut self.base_mut());
     }
 }
