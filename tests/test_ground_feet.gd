@@ -450,32 +450,3 @@ func test_every_property_by_every_route() -> void:
 	routes.free()
 	print("FootGrounder2D, every route: %d cases" % checked)
 
-
-## Issue 36: a grounder moved out from under the character it grounds (reparented away, its legs left behind) went
-## on silently with a ground line that no longer moves with them. Now: one message, its warning says so, the legs are
-## left alone; put back, it grounds again without a word. (A leg named by a grounder and a stepper:
-## test_leg_stepper_input.gd.)
-func test_a_grounder_moved_away_from_its_character_is_reported_once() -> void:
-	var case := Characters.two_legged(self, Vector2(300, 200), 1.0, self)
-	for leg: Node2D in case["legs"]:
-		leg.reparent(case["character"])
-	make_box(Vector2(300, 400), Vector2(2000, 100))
-	await settle_physics()
-	var grounder := Characters.foot_grounder(case)
-	grounder.update_mode = 0
-	await wait_frames(5)
-	var before := error_log.messages.size()
-	grounder.reparent(self)
-	await wait_frames(30)
-	var printed := error_log.messages.slice(before)
-	print("a grounder moved away from its character: %s" % [printed])
-	expect(printed.size() == 1 and "moved out from under the creature" in printed[0], "one message saying so, got %s" % [printed])
-	expect("moved out from under" in grounder.get_setup_warning(), "the warning says so (%s)" % grounder.get_setup_warning())
-	before = error_log.messages.size()
-	grounder.reparent(case["character"])
-	await wait_frames(30)
-	expect(error_log.messages.size() == before, "put back: no message (%s)" % [error_log.messages.slice(before)])
-	expect(grounder.get_setup_warning() == "", "put back: no warning (%s)" % grounder.get_setup_warning())
-	for node in [case["character"]] + case["legs"]:
-		if is_instance_valid(node):
-			node.free()

@@ -59,8 +59,6 @@ pub enum Problem {
     /// `FootGrounder2D`: the leg in slot 0 or 1 is held by another helper (a FootGrounder2D or LegStepper2D that
     /// named it first).
     LegClaimed(u8),
-    /// `FootGrounder2D`: the grounder was moved out from under the creature it grounds (its ancestor above the legs).
-    GrounderLeftCreature,
     /// `FootGrounder2D`: the foot in slot 0 or 1 was freed or left the tree.
     FootFreed(u8),
     /// `FootGrounder2D`: the foot in slot 0 or 1 is not a direct Bone2D child of its leg's tip bone.
@@ -193,7 +191,6 @@ impl Problem {
             Self::LegFreed(i) => format!("`{}` was freed: set it to a TwoBoneIk2D that exists, or clear it.", leg(i)),
             Self::LegNotReady(i) => format!("`{}` cannot be solved: its own warning says why (set its bones).", leg(i)),
             Self::LegClaimed(i) => format!("`{}` is driven by another FootGrounder2D or LegStepper2D, which named it first: name each leg in one helper only (this one leaves its legs alone).", leg(i)),
-            Self::GrounderLeftCreature => "The node was moved out from under the creature whose legs it grounds: its ground line no longer moves with them, so it leaves them alone. Put it back under the character's root, or set the legs again to ground them from here.".into(),
             Self::FootFreed(i) => format!("`{}` was freed or is outside the tree: set it to a Bone2D that exists, or clear it.", foot(i)),
             Self::FootNotChildOfTip(i) => format!("`{}` must be a direct Bone2D child of `{}`'s tip bone.", foot(i), leg(i)),
             Self::HipsFreed => "`hips` was freed or is outside the tree: set it to a Node2D that exists, or clear it.".into(),

@@ -18,7 +18,6 @@ use crate::editor::in_editor;
 use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
 use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading};
 use crate::io::convert::{vec2, vector2};
-use crate::legs::Creature;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
 use crate::slot::{Slot, in_tree, live, slot};
@@ -79,7 +78,6 @@ pub struct FootGrounder2D {
     /// The first leg: a [TwoBoneIk2D] whose [member TwoBoneIk2D.tip_bone] ends at the ankle.
     #[export_group(name = "Legs")]
     #[export]
-    #[var(set = store_first_leg)]
     first_leg: Option<Gd<TwoBoneIk2D>>,
     /// Optional: the first leg's foot, a direct Bone2D child of its tip bone (at the ankle), turned to the ground's
     /// slope; its end (its length along its bone angle) is the toe, which casts its own ray ([member toe_ray]).
@@ -87,7 +85,6 @@ pub struct FootGrounder2D {
     first_foot: Option<Gd<Bone2D>>,
     /// Optional: the second leg, like [member first_leg].
     #[export]
-    #[var(set = store_second_leg)]
     second_leg: Option<Gd<TwoBoneIk2D>>,
     /// Optional: the second leg's foot, like [member first_foot].
     #[export]
@@ -163,9 +160,6 @@ pub struct FootGrounder2D {
     hips_speed: f32,
     /// The feet, the hips, the ray queries and what the node reported.
     state: GrounderState,
-    /// The creature it grounds (`legs.rs`): found when the legs are set, or when it enters the tree with them; moved
-    /// out from under it, the node leaves the legs alone (issue 36).
-    creature: Creature,
     base: Base<Node2D>,
 }
 
@@ -182,18 +176,6 @@ impl FootGrounder2D {
             return false;
         }
         self.ground(delta)
-    }
-
-    /// Keeps checked [member first_leg] (`set_first_leg`, `node_property.rs`); its creature is found anew.
-    fn store_first_leg(&mut self, leg: Option<Gd<TwoBoneIk2D>>) {
-        self.first_leg = leg;
-        self.find_creature(true);
-    }
-
-    /// Keeps checked [member second_leg] (`set_second_leg`, `node_property.rs`); its creature is found anew.
-    fn store_second_leg(&mut self, leg: Option<Gd<TwoBoneIk2D>>) {
-        self.second_leg = leg;
-        self.find_creature(true);
     }
 
     /// Why the node cannot ground the feet, in the words of its configuration warning; empty when the setup is
@@ -270,7 +252,6 @@ impl INode2D for FootGrounder2D {
             CanvasItemNotification::ENTER_TREE => {
                 self.state.character.forget();
                 self.mark_legs();
-                self.find_creature(false);
             }
             // Whatever it wrote goes back and the legs solve by themselves while it is away; its smoothing stays, so
             // a grounder that comes back (a reparent) goes on where it was instead of popping the hips and feet.
@@ -324,7 +305,7 @@ impl FootGrounder2D {
                 self.note(Some(Problem::NoWorld));
                 return false;
             };
-            // A leg another helper holds, or the node moved out from under its creature: it leaves both legs alone.
+            // A leg another helper holds (it named that leg first): this one leaves both legs alone (issue 36).
             if let Err(problem) = self.check_claims() {
                 self.note(Some(problem));
                 return false;

@@ -1,8 +1,7 @@
 //! `FootGrounder2D`'s setup (a plain `impl` block of the class): checking it (its own check, another helper's claim on
-//! a leg, its creature), marking the legs, letting go of what it wrote, and reporting. Not per frame but for the
+//! a leg), marking the legs, letting go of what it wrote, and reporting. Not per frame but for the
 //! marking and the claims' field reads, which are cheap (`legs.rs`).
 
-use godot::classes::Node;
 use godot::prelude::*;
 
 use crate::editor::in_editor;
@@ -15,31 +14,10 @@ use crate::slot::live;
 use super::FootGrounder2D;
 
 impl FootGrounder2D {
-    /// `Err` when a leg it names is held by another helper (a FootGrounder2D or LegStepper2D that named it first),
-    /// or when the node was moved out from under its creature (issue 36: before, silently). Field reads, per frame.
+    /// `Err` when a leg it names is held by another helper (a FootGrounder2D or LegStepper2D that named it first;
+    /// issue 36: before, both drove it, silently). A field read, per frame.
     pub(super) fn check_claims(&self) -> Result<(), Problem> {
-        if self.creature.left() {
-            return Err(Problem::GrounderLeftCreature);
-        }
         self.state.marks.contested().map_or(Ok(()), |slot| Err(Problem::LegClaimed(slot as u8)))
-    }
-
-    /// Finds its creature (`legs.rs` `Creature`; anew when `legs_changed`), or whether it is still under it. Ancestor
-    /// walks: when the legs are set or the node enters the tree, not per frame.
-    pub(super) fn find_creature(&mut self, legs_changed: bool) {
-        if legs_changed {
-            self.creature.forget();
-        }
-        if !self.base().is_inside_tree() {
-            return;
-        }
-        let me = self.to_gd().upcast::<Node>();
-        let legs: Vec<Gd<Node>> = [&self.first_leg, &self.second_leg]
-            .into_iter()
-            .filter_map(|slot| live(slot))
-            .map(|leg| leg.clone().upcast())
-            .collect();
-        self.creature.check(&me, &legs);
     }
 
     /// The setup as it stands, without touching a bone (`grounder_state::check_setup`).
