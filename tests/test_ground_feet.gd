@@ -449,4 +449,3 @@ func test_every_property_by_every_route() -> void:
 				checked += 1
 	routes.free()
 	print("FootGrounder2D, every route: %d cases" % checked)
-
