@@ -168,3 +168,40 @@ func test_a_broken_setup_is_reported_once_not_every_frame() -> void:
 		expect(error_log.count(words) == 2, "%s: reported again after recovering (got %d)" % [klass, error_log.count(words)])
 		error_log.take()
 		free_case(case, CASE_NODES)
+
+
+## Issue 36: bones outside any Skeleton2D (a chain built under a plain Node2D, or its root moved out of the skeleton
+## at run time) were solved silently. Now: one message for each node, its warning says so, the bones keep their pose.
+func test_bones_outside_a_skeleton_are_reported_once() -> void:
+	for klass in Nodes.ALL:
+		for when in ["from the start", "moved out at run time"]:
+			var holder: Node2D
+			if when == "from the start":
+				holder = Node2D.new()
+				holder.position = Vector2(400, 300)
+				add_child(holder)
+				Rig.chain(holder, [30.0, 20.0, 10.0], [0.4, -0.3, 0.2])
+			else:
+				holder = make_chain([30.0, 20.0, 10.0], [0.4, -0.3, 0.2])
+			var target := make_target(holder.global_position + Vector2(20, 30))
+			var ik: Node2D = make_ik(klass, holder, target, 0, Nodes.tip_index(klass, 3), 0)
+			var errors := error_log.messages.size()
+			if when != "from the start":
+				await wait_frames(5)
+				errors = error_log.messages.size()
+				var plain := Node2D.new()
+				add_child(plain)
+				var root: Bone2D = bones_of(holder)[0]
+				root.reparent(plain, false)
+				holder = plain
+			var pose := rotations_of(bones_of(holder))
+			await wait_frames(20)
+			var printed := error_log.messages.slice(errors)
+			expect(printed.size() == 1 and "not under a Skeleton2D" in printed[0] and klass in printed[0], "%s, %s: one message, got %s" % [klass, when, printed])
+			expect("not under a Skeleton2D" in ik.get_setup_warning(), "%s, %s: the warning says so (%s)" % [klass, when, ik.get_setup_warning()])
+			expect(rotations_of(bones_of(holder)) == pose, "%s, %s: the bones keep their pose" % [klass, when])
+			for node in [ik, target, holder]:
+				node.free()
+	for node in get_children():
+		if node is Skeleton2D:
+			node.free()

@@ -254,3 +254,106 @@ func test_walking_allocates_nothing_per_frame() -> void:
 	expect(events[0] > 10, "it stepped (%d lifts)" % events[0])
 	expect(used == 0, "120 walking frames (a turn among them) made %d heap allocations in the nodes' code" % used)
 	free_case(case, ["creature"])
+
+
+## Issue 36: one bad entry in `legs` (not a leg, a leg named twice, an empty entry) beside six good legs, the
+## stepper processing on its own, set at run time or there from the start: only that entry's message, once; the good
+## legs it names keep their pose without a word (before: one "No target" message per good leg, as they fell back to
+## solving on their own).
+func test_one_bad_legs_entry_gives_one_message_not_one_per_good_leg() -> void:
+	for start in [false, true]:
+		for bad in ["not a leg", "named twice", "empty"]:
+			var case := make_on_floor(300.0)
+			await settle_physics()
+			var stepper: Node2D = case["stepper"]
+			var legs: Array = case["legs"]
+			var entry: Variant = {"not a leg": case["body"], "named twice": legs[0], "empty": null}[bad]
+			var named: Array[Node2D] = []
+			named.assign(legs)
+			named.append(entry)
+			var before := error_log.messages.size()
+			if start:
+				# A stepper that enters the tree with the bad entry (a scene saved so).
+				stepper.free()
+				stepper = ClassDB.instantiate("LegStepper2D")
+				stepper.legs = named
+				stepper.body = case["body"]
+				before = error_log.messages.size()
+				case["creature"].add_child(stepper)
+			else:
+				stepper.update_mode = 0
+				await wait_frames(10)
+				before = error_log.messages.size()
+				stepper.legs = named
+			await wait_frames(30)
+			var printed := error_log.messages.slice(before)
+			var what := "%s, %s" % [bad, "from the start" if start else "at run time"]
+			print("one bad legs entry (%s): %s" % [what, printed])
+			expect(printed.size() == 1 and "legs[6]" in printed[0], "%s: one message naming legs[6], got %s" % [what, printed])
+			expect("legs[6]" in stepper.get_setup_warning(), "%s: the warning names it (%s)" % [what, stepper.get_setup_warning()])
+			expect(bones_finite(case), "%s: no NaN in a bone" % what)
+			free_case(case, ["creature"])
+
+
+## Issue 36: a leg named by two helpers (a second LegStepper2D, or a FootGrounder2D) was driven by both, silently.
+## Now the one that named it second says so once, with a configuration warning, and leaves its legs alone; the
+## first walks on. Clearing the second one's claim lets it go quietly.
+func test_a_leg_named_by_two_helpers_is_reported_once_by_the_second() -> void:
+	for second_class in ["LegStepper2D", "FootGrounder2D"]:
+		var case := make_on_floor(300.0)
+		await settle_physics()
+		var stepper: Node2D = case["stepper"]
+		var legs: Array = case["legs"]
+		stepper.update_mode = 0
+		await wait_frames(5)
+		var second: Node2D = ClassDB.instantiate(second_class)
+		var slot := "legs[0]" if second_class == "LegStepper2D" else "first_leg"
+		if second_class == "LegStepper2D":
+			second.legs = [legs[0]]
+		else:
+			second.first_leg = legs[0]
+		var before := error_log.messages.size()
+		case["creature"].add_child(second)
+		var last: Vector2 = Rig.bone_end(case["bones"][1][-1])
+		for i in 40:
+			case["creature"].position.x += 1.5
+			await get_tree().process_frame
+		var printed := error_log.messages.slice(before)
+		print("a leg named by %s and a LegStepper2D: %s" % [second_class, printed])
+		expect(printed.size() == 1 and slot in printed[0] and "driven by another" in printed[0] and second_class in printed[0], "%s: one message from the second helper naming %s, got %s" % [second_class, slot, printed])
+		expect("driven by another" in second.get_setup_warning(), "%s: its warning says so (%s)" % [second_class, second.get_setup_warning()])
+		expect(stepper.get_setup_warning() == "", "the first stepper has no problem (%s)" % stepper.get_setup_warning())
+		expect(Rig.bone_end(case["bones"][1][-1]).distance_to(last) > 1.0, "%s: the first stepper walks on" % second_class)
+		expect(bones_finite(case), "%s: no NaN in a bone" % second_class)
+		free_case(case, ["creature"])
+
+
+## Issue 36: a stepper moved out from under its creature (reparented to a node above it, the legs left behind) walked
+## on silently, placing homes from a node that no longer moves with the legs. Now: one message, and
+## its warning says so, no NaN; put back, it walks again without a word.
+func test_a_stepper_moved_away_from_its_legs_is_reported_once() -> void:
+	var case := make_on_floor(300.0)
+	await settle_physics()
+	var stepper: Node2D = case["stepper"]
+	stepper.update_mode = 0
+	await wait_frames(5)
+	var before := error_log.messages.size()
+	stepper.reparent(self)
+	for i in 40:
+		case["creature"].position.x += 1.5
+		await get_tree().process_frame
+	var printed := error_log.messages.slice(before)
+	print("a stepper moved away from its legs: %s" % [printed])
+	expect(printed.size() == 1 and "moved out from under the creature" in printed[0], "one message saying so, got %s" % [printed])
+	expect("moved out from under" in stepper.get_setup_warning(), "the warning says so (%s)" % stepper.get_setup_warning())
+	expect(bones_finite(case), "no NaN in a bone")
+	before = error_log.messages.size()
+	stepper.reparent(case["creature"])
+	var last: Vector2 = Rig.bone_end(case["bones"][1][-1])
+	for i in 40:
+		case["creature"].position.x += 1.5
+		await get_tree().process_frame
+	expect(error_log.messages.size() == before, "put back: no message (%s)" % [error_log.messages.slice(before)])
+	expect(stepper.get_setup_warning() == "", "put back: no warning (%s)" % stepper.get_setup_warning())
+	expect(Rig.bone_end(case["bones"][1][-1]).distance_to(last) > 1.0, "put back: it walks again")
+	free_case(case, ["creature"])

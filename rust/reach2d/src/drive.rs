@@ -5,6 +5,8 @@
 //! write (the animation's, the scene's).
 
 use glam::{Affine2, Mat2};
+use godot::classes::Object;
+use godot::obj::{Gd, InstanceId};
 use reach2d_core::Vec2;
 use reach2d_core::stepper::LegReach;
 
@@ -28,13 +30,23 @@ pub struct Drive {
     driven: bool,
     /// The goal of the solve the helper runs now (global px), instead of the target's position.
     goal: Option<Vec2>,
+    /// The helper that holds the leg (the first to name it); another helper that names it too is refused.
+    by: Option<InstanceId>,
 }
 
 impl Drive {
-    /// A helper names the leg (`attached`) and solves it itself (`driven`).
-    pub fn set(&mut self, attached: bool, driven: bool) {
+    /// The helper `helper` names the leg (`attached`) and solves it itself (`driven`), or lets go of it (`attached`
+    /// false). `false` when another helper, still alive, holds the leg: nothing changes (a leg named by two helpers,
+    /// issue 36; the second one reports it). A helper that lets go of a leg it does not hold changes nothing.
+    pub fn set(&mut self, helper: InstanceId, attached: bool, driven: bool) -> bool {
+        let held_by_another = self.by.is_some_and(|by| by != helper && Gd::<Object>::try_from_instance_id(by).is_ok());
+        if held_by_another {
+            return !attached;
+        }
+        self.by = attached.then_some(helper);
         self.attached = attached;
         self.driven = driven;
+        true
     }
 
     /// The tolerance (px) of this solve for a chain whose own is `own`: while a helper hands it a goal, at most
@@ -75,10 +87,10 @@ pub trait DrivenLeg: BoneDriver {
     /// [`unwritten_limb`].
     fn read_unwritten(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem>;
 
-    /// A helper names this leg (`attached`) and solves it itself (`driven`: the leg's own update mode then does
-    /// nothing, so it never solves twice in a frame).
-    fn set_drive(&mut self, attached: bool, driven: bool) {
-        self.drive().set(attached, driven);
+    /// The helper `helper` names this leg (`attached`) and solves it itself (`driven`: the leg's own update mode
+    /// then does nothing, so it never solves twice in a frame); `false` when another helper holds it ([`Drive::set`]).
+    fn set_drive(&mut self, helper: InstanceId, attached: bool, driven: bool) -> bool {
+        self.drive().set(helper, attached, driven)
     }
 
     /// `LegStepper2D`: the end effector in the pose this node did not write, enabled or not ([`read_limb`]), and

@@ -26,6 +26,7 @@ mod grounder_state;
 mod io;
 mod legs;
 mod limits;
+mod node_property;
 mod nodes;
 mod path_chain_state;
 mod pose;

@@ -26,6 +26,8 @@ pub enum Problem {
     NodeBetweenIsNotBone2D,
     TipNotChildOfRoot,
     BoneOutsideTree,
+    /// The chain's root bone is not under a Skeleton2D (its first ancestor that is no Bone2D is another node).
+    NotInSkeleton,
     PoseNotFinite,
     SpringForceNotFinite,
     /// `SpringChain2D.advance(delta)` with a delta that is not a finite 32-bit float.
@@ -54,6 +56,9 @@ pub enum Problem {
     LegFreed(u8),
     /// `FootGrounder2D`: the leg in slot 0 or 1 cannot be read (its own setup or pose; the leg reports why).
     LegNotReady(u8),
+    /// `FootGrounder2D`: the leg in slot 0 or 1 is held by another helper (a FootGrounder2D or LegStepper2D that
+    /// named it first).
+    LegClaimed(u8),
     /// `FootGrounder2D`: the foot in slot 0 or 1 was freed or left the tree.
     FootFreed(u8),
     /// `FootGrounder2D`: the foot in slot 0 or 1 is not a direct Bone2D child of its leg's tip bone.
@@ -104,6 +109,10 @@ pub enum Problem {
     StepperLegNotLeg(u16),
     /// `LegStepper2D`: `legs[i]` names a leg an earlier entry names.
     StepperLegTwice(u16),
+    /// `LegStepper2D`: `legs[i]` is held by another helper (a LegStepper2D or FootGrounder2D that named it first).
+    StepperLegClaimed(u16),
+    /// `LegStepper2D`: the stepper was moved out from under the creature it walks (its ancestor above every leg).
+    StepperLeftCreature,
     /// `LegStepper2D`: `legs[i]` cannot be read or solved (its own setup or pose; the leg reports why).
     StepperLegNotReady(u16),
     /// `LegStepper2D`: `body` was freed or left the tree.
@@ -174,6 +183,7 @@ impl Problem {
             Self::NodeBetweenIsNotBone2D => "A node between `root_bone` and `tip_bone` is not a Bone2D: every node of the chain must be a Bone2D.".into(),
             Self::TipNotChildOfRoot => "`tip_bone` must be a direct Bone2D child of `root_bone` (upper and lower limb).".into(),
             Self::BoneOutsideTree => "The bones are not inside the scene tree.".into(),
+            Self::NotInSkeleton => "The bones are not under a Skeleton2D: put the chain's bones in a Skeleton2D (a Bone2D works only under a Skeleton2D or another Bone2D). The bones keep their pose.".into(),
             Self::PoseNotFinite => "The bones' transforms are NaN or infinite (a zero scale?): the bones keep their pose until they are finite again.".into(),
             Self::SpringForceNotFinite => "`gravity` or `external_force` is NaN or infinite: give finite vectors in pixels per second squared.".into(),
             Self::DeltaNotFinite => "`advance(delta)`: delta is NaN, infinite or too large for a 32-bit float (or negative, for FootGrounder2D): give a finite time in seconds.".into(),
@@ -189,6 +199,7 @@ impl Problem {
             Self::NoLegs => "No legs: set `first_leg` (and `second_leg`) to TwoBoneIk2D legs.".into(),
             Self::LegFreed(i) => format!("`{}` was freed: set it to a TwoBoneIk2D that exists, or clear it.", leg(i)),
             Self::LegNotReady(i) => format!("`{}` cannot be solved: its own warning says why (set its bones).", leg(i)),
+            Self::LegClaimed(i) => format!("`{}` is driven by another FootGrounder2D or LegStepper2D, which named it first: name each leg in one helper only (this one leaves its legs alone).", leg(i)),
             Self::FootFreed(i) => format!("`{}` was freed or is outside the tree: set it to a Bone2D that exists, or clear it.", foot(i)),
             Self::FootNotChildOfTip(i) => format!("`{}` must be a direct Bone2D child of `{}`'s tip bone.", foot(i), leg(i)),
             Self::HipsFreed => "`hips` was freed or is outside the tree: set it to a Node2D that exists, or clear it.".into(),
@@ -214,6 +225,8 @@ impl Problem {
             Self::StepperLegMissing(i) => format!("`legs[{i}]` is empty, was freed or is outside the tree: set it to a leg that exists, or remove the entry."),
             Self::StepperLegNotLeg(i) => format!("`legs[{i}]` is not a TwoBoneIk2D, FabrikChain2D or CcdChain2D: only those can be legs."),
             Self::StepperLegTwice(i) => format!("`legs[{i}]` names a leg an earlier entry names: list each leg once."),
+            Self::StepperLegClaimed(i) => format!("`legs[{i}]` is driven by another LegStepper2D or FootGrounder2D, which named it first: name each leg in one helper only (this one leaves its legs alone)."),
+            Self::StepperLeftCreature => "The node was moved out from under the creature whose legs it walks: it no longer moves with them, so it leaves them alone. Put it back under the creature's root (beside the skeleton), or set `legs` again to walk them from here.".into(),
             Self::StepperLegNotReady(i) => format!("`legs[{i}]` cannot be solved: its own warning says why (set its bones)."),
             Self::StepperBodyFreed => "`body` was freed or is outside the tree: set it to a Node2D that exists, or clear it.".into(),
             Self::StepperBodyCollapsed => "`body` has a zero scale or a NaN transform: the body keeps its pose.".into(),

@@ -126,15 +126,13 @@ fn shares_ancestor(a: &Gd<Node>, b: &Gd<Node>) -> bool {
 
 /// A value `set()` gave one of the effector properties, as the typed value its setter takes.
 pub enum Given {
-    Tips(Array<Gd<Bone2D>>),
-    Targets(Array<Gd<Node2D>>),
     Paths(Side, Array<NodePath>),
     Weights(PackedFloat32Array),
 }
 
-/// Converts an untyped array `set()` gave `property` (one of the effector properties) entry by entry: nodes of the
-/// right class for `effector_tips`/`effector_targets`, NodePaths or Strings for `tip_bones`/`targets`, numbers for
-/// `effector_weights`. `Err` holds the message of the first entry that is none of those (or a value that is no
+/// Converts an untyped array `set()` gave `property` (one of the effector properties) entry by entry: NodePaths or
+/// Strings for `tip_bones`/`targets`, numbers for `effector_weights` (`effector_tips`/`effector_targets` are checked
+/// by their setters, `node_property.rs`). `Err` holds the message of the first entry that is none of those (or a value that is no
 /// array). `None` when `property` is none of them, or the value is already typed (Godot's own route reaches the
 /// typed setter).
 pub fn convert_untyped(property: &StringName, value: &Variant) -> Option<Result<Given, String>> {
@@ -142,7 +140,7 @@ pub fn convert_untyped(property: &StringName, value: &Variant) -> Option<Result<
     // Rust allocation.
     let text = GString::from(property);
     let chars = text.chars();
-    let names = ["effector_tips", "effector_targets", "tip_bones", "targets", "effector_weights"];
+    let names = ["tip_bones", "targets", "effector_weights"];
     let name = names.into_iter().find(|name| chars.iter().copied().eq(name.chars()))?;
     let typed = value.get_type() == VariantType::ARRAY && value.try_to::<VarArray>().is_err();
     if typed || value.get_type() == VariantType::PACKED_FLOAT32_ARRAY {
@@ -165,14 +163,6 @@ pub fn convert_untyped(property: &StringName, value: &Variant) -> Option<Result<
             }
             Given::Weights(weights)
         }
-        "effector_tips" => match nodes_of::<Bone2D>(&entries) {
-            Ok(nodes) => Given::Tips(nodes),
-            Err((index, entry)) => return Some(Err(refused(index, &entry, "a Bone2D"))),
-        },
-        "effector_targets" => match nodes_of::<Node2D>(&entries) {
-            Ok(nodes) => Given::Targets(nodes),
-            Err((index, entry)) => return Some(Err(refused(index, &entry, "a Node2D"))),
-        },
         _ => {
             let side = if name == "tip_bones" { Side::Tips } else { Side::Targets };
             let mut paths = Array::<NodePath>::new();
@@ -190,16 +180,4 @@ pub fn convert_untyped(property: &StringName, value: &Variant) -> Option<Result<
         }
     };
     Some(Ok(given))
-}
-
-/// Every entry of `entries` as a live `T`, or the first that is not one (its index and value).
-fn nodes_of<T: Inherits<Node>>(entries: &VarArray) -> Result<Array<Gd<T>>, (usize, Variant)> {
-    let mut nodes = Array::new();
-    for (index, entry) in entries.iter_shared().enumerate() {
-        match entry.try_to::<Gd<T>>() {
-            Ok(node) => nodes.push(&node),
-            Err(_) => return Err((index, entry)),
-        }
-    }
-    Ok(nodes)
 }

@@ -6,7 +6,7 @@
 //! links) are skipped. Liveness (the object database) and what changes without a tree change (positions, NaN) are
 //! checked every time.
 
-use godot::classes::{Bone2D, Node2D};
+use godot::classes::{Bone2D, Node2D, Skeleton2D};
 use godot::prelude::*;
 use reach2d_core::{TipDirection, Vec2};
 
@@ -87,6 +87,9 @@ fn check_parts(
         if bones.chain.bones().last().is_some_and(|tip| !tip.is_inside_tree()) {
             return Err(Problem::BoneOutsideTree);
         }
+        if bones.chain.bones().first().is_some_and(|root| !under_skeleton(root)) {
+            return Err(Problem::NotInSkeleton);
+        }
         structure(bones)?;
         let live_id = |node: Option<&Option<Gd<Node2D>>>| live(node?).map(Gd::instance_id_unchecked);
         let nodes = [live_id(slots.target), live_id(slots.pole)].into_iter().flatten();
@@ -94,6 +97,19 @@ fn check_parts(
         verified.record(names, nodes.chain(chain.relies_on()));
     }
     Ok(Setup { goal, pole, chain_changed })
+}
+
+/// `true` when the first ancestor of `root` that is not a Bone2D is a Skeleton2D (issue 36: bones outside any
+/// skeleton were solved silently). Class lookups up the chain's ancestors: only on an unverified setup.
+fn under_skeleton(root: &Gd<Bone2D>) -> bool {
+    let mut above = root.get_parent();
+    while let Some(node) = above {
+        match node.try_cast::<Bone2D>() {
+            Ok(bone) => above = bone.get_parent(),
+            Err(node) => return node.try_cast::<Skeleton2D>().is_ok(),
+        }
+    }
+    false
 }
 
 /// The target when it is set, alive and (checked unless `verified`) in the tree.

@@ -347,26 +347,6 @@ pub fn check_setup(legs: &Array<Gd<Node2D>>, body: &Option<Gd<Node2D>>, stepper:
     }
 }
 
-/// `set()` of `legs` with an untyped `Array` (a script that does not know the node's class, `[...]` literals): the
-/// legs, or `Some(None)` after one error for an entry that is not a Node2D (the legs are kept). `None` for another
-/// property or a typed array, which take Godot's own route.
-pub fn untyped_legs(property: &StringName, value: &Variant) -> Option<Option<Array<Gd<Node2D>>>> {
-    // Godot asks `_set` about every property set on the node: compare without a Rust allocation.
-    if !GString::from(property).chars().iter().copied().eq("legs".chars()) {
-        return None;
-    }
-    let entries = value.try_to::<VarArray>().ok()?;
-    let mut legs = Array::<Gd<Node2D>>::new();
-    for (index, entry) in entries.iter_shared().enumerate() {
-        let Ok(node) = entry.try_to::<Gd<Node2D>>() else {
-            godot_error!("LegStepper2D: legs[{index}] = {entry} is not a Node2D; keeping the current legs.");
-            return Some(None);
-        };
-        legs.push(&node);
-    }
-    Some(Some(legs))
-}
-
 /// `legs[index]` as a leg: a live TwoBoneIk2D, FabrikChain2D or CcdChain2D in the tree.
 fn resolve_leg(node: Option<&Gd<Node2D>>, index: u16) -> Result<Leg, Problem> {
     let node = node.filter(|node| node.is_inside_tree()).ok_or(Problem::StepperLegMissing(index))?;

@@ -12,6 +12,9 @@
 //!     through `crate::checked` (one error naming the valid range, the last good value kept), goes into the
 //!     class's `#[api]` block (godot-rust looks for a property's setter in the primary `#[godot_api]` block); see
 //!     [`setters`] for the rules;
+//!   - an `#[export]` field holding an object or an array of them (`Option<Gd<T>>`, `Array<Gd<T>>`) gets its
+//!     property through `crate::node_property` (a getter and setter taking a `Variant`, the class checked before
+//!     anything is stored); see [`node_slots`];
 //!   - `#[node(frame)]` also implements `crate::frame::NodeFields` (the fields every node has, by name: `enabled`,
 //!     `update_mode`, `editor_preview`, `last_error`, `last_iterations`, `state`) and `crate::limits::Limited` (its
 //!     `limits`).
@@ -31,6 +34,7 @@
 mod callbacks;
 mod docs;
 mod error;
+mod node_slots;
 mod setters;
 mod shared_properties;
 
@@ -92,6 +96,7 @@ fn expand_node(args: Tokens, item: Tokens) -> Result<Tokens, Tokens> {
             setter_fns.push(setter);
         }
     }
+    setter_fns.extend(node_slots::split(&class, fields)?);
     let tracking = shared.tracking();
     let setters = setters_macro(&class);
     let fields_impl = frame.then(|| node_fields(&class));

@@ -47,11 +47,11 @@ pub struct FabrikRig2D {
     /// untyped array given to [method Object.set] (or assigned where the node's class is not known statically) is
     /// converted entry by entry (Bone2D nodes; anything else is refused with one error).
     #[export]
-    #[var(set = set_effector_tips)]
+    #[var(set = store_effector_tips)]
     effector_tips: Array<Gd<Bone2D>>,
     /// The node each effector reaches for, at the same index as its tip in [member effector_tips].
     #[export]
-    #[var(set = set_effector_targets)]
+    #[var(set = store_effector_targets)]
     effector_targets: Array<Gd<Node2D>>,
     /// How much each effector counts where the branches disagree (a missing entry counts 1; 0 follows along and never
     /// pulls). Each value must be finite and >= 0.
@@ -106,16 +106,14 @@ pub struct FabrikRig2D {
 #[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[godot_api]
 impl FabrikRig2D {
-    /// Sets [member effector_tips].
-    #[func]
-    fn set_effector_tips(&mut self, value: Array<Gd<Bone2D>>) {
+    /// Keeps checked [member effector_tips] (`set_effector_tips`, `node_property.rs`).
+    fn store_effector_tips(&mut self, value: Array<Gd<Bone2D>>) {
         self.effector_tips = value;
         self.pending.drop_side(Side::Tips);
     }
 
-    /// Sets [member effector_targets].
-    #[func]
-    fn set_effector_targets(&mut self, value: Array<Gd<Node2D>>) {
+    /// Keeps checked [member effector_targets] (`set_effector_targets`, `node_property.rs`).
+    fn store_effector_targets(&mut self, value: Array<Gd<Node2D>>) {
         self.effector_targets = value;
         self.pending.drop_side(Side::Targets);
     }
@@ -228,8 +226,6 @@ impl FabrikRig2D {
             }
             Some(Ok(given)) => {
                 match given {
-                    Given::Tips(tips) => self.set_effector_tips(tips),
-                    Given::Targets(targets) => self.set_effector_targets(targets),
                     Given::Paths(side, paths) => self.take_paths(side, paths),
                     Given::Weights(weights) => self.set_effector_weights(weights),
                 }

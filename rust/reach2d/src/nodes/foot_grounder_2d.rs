@@ -16,13 +16,14 @@ use reach2d_core::ground::{GroundSettings, hips_drop, max_step, step_value};
 use crate::drive::DrivenLeg;
 use crate::editor::in_editor;
 use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
-use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading, check_setup};
+use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading};
 use crate::io::convert::{vec2, vector2};
-use crate::legs::Leg;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
 use crate::slot::{Slot, in_tree, live, slot};
 use crate::world_queries::Filter;
+
+mod setup;
 
 /// Puts the feet of one or two [TwoBoneIk2D] legs on the ground of the physics world: each foot's ray finds the
 /// ground under where the animation put the foot, the leg reaches for that point, the foot bone turns to the
@@ -196,7 +197,7 @@ impl FootGrounder2D {
         // A good setup clears what an earlier check saw (legs set after the node entered the tree), not what only a
         // frame can find (no world, collapsed hips, a bad delta).
         let frame_found = |p: &Problem| p.found_by_solving() || matches!(p, Problem::NoWorld | Problem::HipsCollapsed);
-        let problem = match self.check_setup() {
+        let problem = match self.check_setup().and(self.check_claims()) {
             Err(problem) => Some(problem),
             Ok(()) => self.state.problems.current().filter(frame_found),
         };
@@ -313,6 +314,11 @@ impl FootGrounder2D {
                 self.note(Some(Problem::NoWorld));
                 return false;
             };
+            // A leg another helper holds (it named that leg first): this one leaves both legs alone (issue 36).
+            if let Err(problem) = self.check_claims() {
+                self.note(Some(problem));
+                return false;
+            }
             let mut problem = (self.first_leg.is_none() && self.second_leg.is_none()).then_some(Problem::NoLegs);
             let hips = self.live_hips(&mut problem);
             let carried = hips.as_ref().map_or(Vec2::ZERO, |hips| self.state.hips.carried(hips));
@@ -442,12 +448,6 @@ impl FootGrounder2D {
         all_solved
     }
 
-    /// The setup as it stands, without touching a bone (`grounder_state::check_setup`).
-    fn check_setup(&self) -> Result<(), Problem> {
-        let legs = [&self.first_leg, &self.second_leg];
-        check_setup(legs, [&self.first_foot, &self.second_foot], &self.hips)
-    }
-
     fn leg_slot(&self, leg: usize) -> &Option<Gd<TwoBoneIk2D>> {
         if leg == 0 { &self.first_leg } else { &self.second_leg }
     }
@@ -466,33 +466,5 @@ impl FootGrounder2D {
             bodies: self.collide_with_bodies,
             areas: self.collide_with_areas,
         }
-    }
-
-    /// Marks the named legs as driven by this node while it is enabled at run time.
-    fn mark_legs(&mut self) {
-        let driven = !in_editor() && self.enabled;
-        let legs = [&self.first_leg, &self.second_leg].map(|slot| live(slot).map(|leg| Leg::TwoBone(leg.clone())));
-        uncounted(|| self.state.marks.update(legs.into_iter(), driven));
-    }
-
-    /// Takes back everything this node wrote (the hips' offset, the feet's turn); the legs solve by themselves.
-    fn let_go(&mut self) {
-        self.state.let_go(&self.hips, [&self.first_foot, &self.second_foot]);
-        if self.state.active {
-            self.state.active = false;
-            self.state.marks.stop_driving();
-        }
-    }
-
-    /// Remembers the outcome of a frame and prints a new problem once.
-    fn note(&mut self, problem: Option<Problem>) {
-        let noted = self.state.problems.note(problem);
-        noted.apply(&mut self.base_mut());
-    }
-
-    /// Shows `problem` as the configuration warning, without printing it.
-    fn show(&mut self, problem: Option<Problem>) {
-        let noted = self.state.problems.show(problem);
-        noted.apply(&mut self.base_mut());
     }
 }

@@ -18,9 +18,10 @@ use crate::editor::in_editor;
 use crate::frame::{RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, take_runtime_priority, uncounted};
 use crate::gizmo::{self, StepGizmo};
 use crate::io::convert::{affine, vector2};
+use crate::legs::Creature;
 use crate::problem::Problem;
 use crate::stepper_state::body::BodyLimits;
-use crate::stepper_state::{GroundSettings, Motion, StepperState, untyped_legs, usable};
+use crate::stepper_state::{GroundSettings, Motion, StepperState, usable};
 use crate::world_queries::Filter;
 
 mod readout;
@@ -99,7 +100,7 @@ pub struct LegStepper2D {
     /// (and never moved); each leg keeps its pole, limits, weight and speed limit.
     #[export_group(name = "Legs")]
     #[export]
-    #[var(set = set_legs)]
+    #[var(set = store_legs)]
     legs: Array<Gd<Node2D>>,
     /// The gait group of each leg, at the same index as in [member legs], from 0 to 63: legs in one group step
     /// together, and the groups take turns. A leg without an entry takes [code]index % 2[/code] (the legs alternate).
@@ -224,6 +225,9 @@ pub struct LegStepper2D {
 
     /// The legs, the feet, the body's offset, the ray queries and what the node reported.
     state: StepperState,
+    /// The creature it walks (`legs.rs`): found when the legs are first resolved, again after `legs` is set; moved
+    /// out from under it (checked when it enters the tree), the node refuses to walk (issue 36).
+    creature: Creature,
     base: Base<Node2D>,
 }
 
@@ -305,10 +309,11 @@ impl LegStepper2D {
         }
     }
 
-    /// Sets [member legs]; they are resolved now (and the feet planted anew on the next frame).
-    #[func]
-    fn set_legs(&mut self, value: Array<Gd<Node2D>>) {
+    /// Keeps checked [member legs] (`set_legs`, `node_property.rs`); they are resolved now (and the feet planted
+    /// anew on the next frame).
+    fn store_legs(&mut self, value: Array<Gd<Node2D>>) {
         self.legs = value;
+        self.creature.forget();
         self.resolve_legs();
     }
 
@@ -348,9 +353,8 @@ impl INode2D for LegStepper2D {
             // Back in the tree: its legs are driven again before anything processes them this frame.
             CanvasItemNotification::ENTER_TREE => {
                 self.state.character.forget();
-                if self.state.resolved {
-                    self.mark_legs();
-                }
+                self.mark_named_legs();
+                self.find_misplaced();
             }
             // At run time the body gets its own pose back and the legs solve by themselves while it is away; the feet
             // and the body's raise and tilt stay, so a stepper that comes back (a reparent) walks on where it was.
@@ -376,14 +380,6 @@ impl INode2D for LegStepper2D {
     }
     fn get_configuration_warnings(&self) -> PackedStringArray {
         self.state.problems.warnings("LegStepper2D")
-    }
-    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        match counted(|| untyped_legs(&property, &value)) {
-            Some(Some(legs)) => self.set_legs(legs),
-            Some(None) => {} // refused with one error: the legs are kept
-            None => return false,
-        }
-        true
     }
 }
 
@@ -431,7 +427,10 @@ impl LegStepper2D {
         self.mark_legs();
         if !self.state.resolved {
             uncounted(|| self.state.resolve(&self.legs, &self.gait_groups))?;
+            self.mark_legs();
+            self.find_misplaced();
         }
+        self.check_claims()?;
         let node = self.to_gd().upcast::<Node2D>();
         if self.state.character.is_stale() {
             self.state.character.refresh(&node.clone().upcast());
