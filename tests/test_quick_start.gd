@@ -51,7 +51,7 @@ func build_scene() -> Node2D:
 	target.name = "Target"
 	target.position = Vector2(380, 230)
 	main.add_child(target)
-	# Step 2's *Make Rest Pose (From Bones)*: each bone's rest is its drawn transform.
+	# Step 2's *Skeleton2D > Overwrite Rest Pose*: each bone's rest is its drawn transform.
 	thigh.rest = thigh.transform
 	shin.rest = shin.transform
 	return main
