@@ -30,9 +30,6 @@ pub struct Drive {
     driven: bool,
     /// The goal of the solve the helper runs now (global px), instead of the target's position.
     goal: Option<Vec2>,
-    /// Where the helper wants the leg's bend for this solve (a pole point, global px) when the leg has no pole of
-    /// its own: a stepper's chain legs bend away from the ground.
-    bend: Option<Vec2>,
     /// The helper that holds the leg (the first to name it); another helper that names it too is refused.
     by: Option<InstanceId>,
 }
@@ -74,7 +71,7 @@ impl Drive {
         }
         let setup = setup::check(bones, slots)?;
         Ok(match self.goal {
-            Some(goal) => Some(Setup { goal, pole: setup.pole.or(self.bend), ..setup }),
+            Some(goal) => Some(Setup { goal, ..setup }),
             None if keeps_pose => None,
             None => Some(setup),
         })
@@ -108,11 +105,11 @@ pub trait DrivenLeg: BoneDriver {
 
     /// `FootGrounder2D`, `LegStepper2D`: solves now toward `goal` (global px) instead of the target, advancing time
     /// by `delta` seconds, reported like `solve()`. Returns `true` when the bones were written.
-    fn solve_toward(&mut self, goal: Vec2, bend: Option<Vec2>, delta: f64) -> bool
+    fn solve_toward(&mut self, goal: Vec2, delta: f64) -> bool
     where
         Self: Sized,
     {
-        solve_toward(self, goal, bend, delta)
+        solve_toward(self, goal, delta)
     }
 }
 
@@ -137,15 +134,12 @@ pub fn read_limb<T: DrivenLeg>(leg: &mut T) -> Result<(Vec2, Vec2, Affine2), ()>
     }
 }
 
-/// Solves `leg` now toward `goal` (global px) instead of its target, bending toward `bend` (a pole point) unless it
-/// has a pole of its own, advancing time by `delta` seconds, reported like `solve()`. Returns `true` when the bones
-/// were written.
-pub fn solve_toward<T: DrivenLeg>(leg: &mut T, goal: Vec2, bend: Option<Vec2>, delta: f64) -> bool {
+/// Solves `leg` now toward `goal` (global px) instead of its target, advancing time by `delta` seconds, reported
+/// like `solve()`. Returns `true` when the bones were written.
+pub fn solve_toward<T: DrivenLeg>(leg: &mut T, goal: Vec2, delta: f64) -> bool {
     leg.drive().goal = Some(goal);
-    leg.drive().bend = bend;
     let solved = frame::solve_for(leg, delta);
     leg.drive().goal = None;
-    leg.drive().bend = None;
     solved
 }
 

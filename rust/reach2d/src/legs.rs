@@ -107,13 +107,12 @@ impl Leg {
     }
 
     /// Solves the leg now toward `goal` (global px), advancing time by `delta` seconds; `true` when it wrote its
-    /// bones (it reports a failure itself). A chain leg without a pole of its own bends toward `bend` (a pole point:
-    /// a stepper's legs bend away from the ground); a two-bone leg keeps its own bend side.
-    pub fn solve_toward(&mut self, goal: Vec2, bend: Option<Vec2>, delta: f64) -> bool {
+    /// bones (it reports a failure itself).
+    pub fn solve_toward(&mut self, goal: Vec2, delta: f64) -> bool {
         match self {
-            Leg::TwoBone(leg) => uncounted(|| leg.bind_mut()).solve_toward(goal, None, delta),
-            Leg::Fabrik(leg) => uncounted(|| leg.bind_mut()).solve_toward(goal, bend, delta),
-            Leg::Ccd(leg) => uncounted(|| leg.bind_mut()).solve_toward(goal, bend, delta),
+            Leg::TwoBone(leg) => uncounted(|| leg.bind_mut()).solve_toward(goal, delta),
+            Leg::Fabrik(leg) => uncounted(|| leg.bind_mut()).solve_toward(goal, delta),
+            Leg::Ccd(leg) => uncounted(|| leg.bind_mut()).solve_toward(goal, delta),
         }
     }
 }

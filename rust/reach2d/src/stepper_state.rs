@@ -314,14 +314,13 @@ impl StepperState {
         Ok(())
     }
 
-    /// Solves each leg toward its foot's goal, a chain leg without a pole bending away from the ground (`up`); a
-    /// leg that fails reports itself, and the frame says which.
-    pub fn solve_legs(&mut self, up: Vec2, delta: f64) -> Result<(), Problem> {
+    /// Solves each leg toward its foot's goal; a leg that fails reports itself, and the frame says which.
+    pub fn solve_legs(&mut self, delta: f64) -> Result<(), Problem> {
         let mut failed = None;
-        for (i, ((leg, foot), reach)) in self.legs.iter_mut().zip(&self.feet).zip(&self.reach).enumerate() {
+        for (i, (leg, foot)) in self.legs.iter_mut().zip(&self.feet).enumerate() {
             if !leg.is_alive() {
                 failed = failed.or(Some(Problem::StepperLegMissing(index_of(i))));
-            } else if !leg.solve_toward(foot.goal(), reach.bend_point(foot.goal(), up), delta) {
+            } else if !leg.solve_toward(foot.goal(), delta) {
                 failed = failed.or(Some(Problem::StepperLegNotReady(index_of(i))));
             }
         }

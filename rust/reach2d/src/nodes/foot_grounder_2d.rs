@@ -431,7 +431,7 @@ impl FootGrounder2D {
             let goal = self.state.feet[leg].plan(&reading, settings, offset_step, tilt_step);
             let mut leg_node = leg_node;
             let mut bound = uncounted(|| leg_node.bind_mut());
-            if !bound.solve_toward(goal, None, delta) {
+            if !bound.solve_toward(goal, delta) {
                 all_solved = false;
                 continue;
             }

@@ -473,7 +473,7 @@ impl LegStepper2D {
             };
             self.state.lean_body(&self.body, up, limits)?;
         }
-        self.state.solve_legs(up, delta)?;
+        self.state.solve_legs(delta)?;
         // A home with no room to step: a warning, once; the legs walked all the same.
         self.state.no_room.map_or(Ok(()), Err)
     }
