@@ -101,7 +101,7 @@ pub fn render(class: &Element, ours: &[String]) -> String {
         out.push_str("## Method descriptions\n\n");
         for m in &methods {
             let n = m.attr("name").unwrap_or("");
-            let ret = m.child("return").map_or("void".to_string(), |r| plain_type(r));
+            let ret = m.child("return").map_or("void".to_string(), plain_type);
             let qualifiers = m.attr("qualifiers").map(|q| format!(" {q}")).unwrap_or_default();
             let _ = writeln!(
                 out,

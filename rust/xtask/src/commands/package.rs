@@ -31,7 +31,7 @@ pub fn dist_dir() -> Result<PathBuf> {
 /// plus `libraries` (built and checked release libraries, each under its release and debug names).
 pub fn write_zip(out: &Path, libraries: &[(Platform, PathBuf)]) -> Result {
     let addon = repo_root().join("addons/reach2d");
-    let file = std::fs::File::create(&out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let file = std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let mut zip = zip::ZipWriter::new(file);
     let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
     let mut count = 0;
@@ -54,7 +54,7 @@ pub fn write_zip(out: &Path, libraries: &[(Platform, PathBuf)]) -> Result {
         }
     }
     zip.finish().map_err(|e| format!("cannot finish {}: {e}", out.display()))?;
-    let size = std::fs::metadata(&out).map(|m| m.len() as f64 / 1e6).unwrap_or(0.0);
+    let size = std::fs::metadata(out).map(|m| m.len() as f64 / 1e6).unwrap_or(0.0);
     println!("xtask: wrote {} ({count} files, {size:.1} MB); unzip it into your Godot project's folder", out.display());
     Ok(())
 }

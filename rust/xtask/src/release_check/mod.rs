@@ -107,7 +107,7 @@ pub fn check_asset_library(root: &Path) -> Result<String> {
         ));
     }
     let godot = field("godot_version").unwrap_or_default();
-    if !godot.strip_prefix("4.").is_some_and(|minor| minor.parse::<u32>().is_ok()) {
+    if godot.strip_prefix("4.").is_none_or(|minor| minor.parse::<u32>().is_err()) {
         return Err(format!("{ASSET_LIBRARY_CFG}: godot_version {godot:?} is not 4.x"));
     }
     let cargo = std::fs::read_to_string(root.join("Cargo.toml")).unwrap_or_default();

@@ -146,3 +146,24 @@ fn a_zip_with_something_wrong_fails_saying_what() {
     assert!(err.contains("plugin.cfg says version 0.2.0, the release is 0.3.0"), "{err}");
     assert!(check_zip(b"not a zip", "0.2.0", true).unwrap_err().starts_with("not a zip"));
 }
+
+/// The workflows cannot run here: they must stay thin wrappers of the commands tested here, in a Debian container.
+#[test]
+fn the_workflows_run_the_tested_commands() {
+    let read = |name: &str| std::fs::read_to_string(repo_root().join(".github/workflows").join(name)).unwrap();
+    let ci = read("ci.yml");
+    let release = read("release.yml");
+    for text in [&ci, &release] {
+        assert!(text.contains("container: debian:"), "a workflow runs outside Debian");
+        assert!(text.contains("thin wrapper"), "a workflow lost its comment");
+    }
+    assert!(ci.contains("run: .ci/run"));
+    assert!(release.contains("tags: [\"v*\"]"));
+    assert!(release.contains("run: cargo xtask release --tag \"$GITHUB_REF_NAME\""));
+    // What it attaches is what `finish` writes.
+    for file in ["body_path: dist/RELEASE_NOTES.md", "dist/reach2d-*.zip", "dist/SHA256SUMS"] {
+        assert!(release.contains(file), "release.yml does not attach {file}");
+    }
+    let command = std::fs::read_to_string(repo_root().join("rust/xtask/src/commands/release.rs")).unwrap();
+    assert!(command.contains("\"SHA256SUMS\"") && command.contains("\"RELEASE_NOTES.md\""));
+}
