@@ -74,23 +74,55 @@ pub fn generate() -> Result<BTreeMap<String, String>> {
     let mut files = Vec::new();
     collect_xml(&registered_dir, &mut files)?;
     let registered = read_all(&mut files)?;
+    let types = fs::read_to_string(registered_dir.join("types.tsv")).unwrap_or_default();
+    let doctool: Vec<String> = doctool.iter().map(|xml| with_property_types(xml, &types)).collect();
     crate::class_docs::pages(&doctool, &registered)
+}
+
+/// A `--doctool` class document with each object property's type as the inspector sees it: the dump takes a
+/// property's type from its getter, which for a node property is a `Variant` (it checks the class a script hands
+/// it, `node_property.rs`), while the property itself is a `Bone2D`, a `Node2D`, an `Array[Node2D]`. `types` holds
+/// `class<TAB>property<TAB>type` lines (the dump script's `types.tsv`).
+fn with_property_types(xml: &str, types: &str) -> String {
+    let mut xml = xml.to_string();
+    for line in types.lines() {
+        let mut fields = line.split('\t');
+        let (Some(class), Some(name), Some(kind)) = (fields.next(), fields.next(), fields.next()) else { continue };
+        if !xml.contains(&format!("<class name=\"{class}\"")) {
+            continue;
+        }
+        let variant = format!("<member name=\"{name}\" type=\"Variant\"");
+        xml = xml.replace(&variant, &format!("<member name=\"{name}\" type=\"{kind}\""));
+    }
+    xml
 }
 
 /// Writes each class document godot-rust registers (`Reach2DDebug.class_docs_xml()`, debug builds) into the folder
 /// given after `--`.
-const DUMP_SCRIPT: &str = "extends SceneTree
+const DUMP_SCRIPT: &str = r#"extends SceneTree
 
 func _init() -> void:
-\tvar dir: String = OS.get_cmdline_user_args()[0]
-\tvar docs: PackedStringArray = Reach2DDebug.class_docs_xml()
-\tfor i in docs.size():
-\t\tvar file := FileAccess.open(dir.path_join(\"class_%03d.xml\" % i), FileAccess.WRITE)
-\t\tfile.store_string(docs[i])
-\t\tfile.close()
-\tprint(\"REACH2D_DONE\")
-\tquit(0 if docs.size() > 0 else 1)
-";
+	var dir: String = OS.get_cmdline_user_args()[0]
+	var docs: PackedStringArray = Reach2DDebug.class_docs_xml()
+	# Each object property's type as the inspector sees it (the --doctool dump takes it from the getter).
+	var types := FileAccess.open(dir.path_join("types.tsv"), FileAccess.WRITE)
+	var named := RegEx.create_from_string("<class name=\"(\\w+)\"")
+	for i in docs.size():
+		var file := FileAccess.open(dir.path_join("class_%03d.xml" % i), FileAccess.WRITE)
+		file.store_string(docs[i])
+		file.close()
+		var found := named.search(docs[i])
+		if found == null:
+			continue
+		for p in ClassDB.class_get_property_list(found.get_string(1), true):
+			if p["type"] == TYPE_OBJECT and p["class_name"] != &"":
+				types.store_line("%s\t%s\t%s" % [found.get_string(1), p["name"], p["class_name"]])
+			elif p["type"] == TYPE_ARRAY and p["hint"] == PROPERTY_HINT_TYPE_STRING and ":" in p["hint_string"]:
+				types.store_line("%s\t%s\tArray[%s]" % [found.get_string(1), p["name"], p["hint_string"].get_slice(":", 1)])
+	types.close()
+	print("REACH2D_DONE")
+	quit(0 if docs.size() > 0 else 1)
+"#;
 
 fn read_all(files: &mut [PathBuf]) -> Result<Vec<String>> {
     files.sort();
