@@ -78,6 +78,16 @@ pub struct Reach2DDebug {}
 
 #[godot_api]
 impl Reach2DDebug {
+    /// The class documentation godot-rust gives the editor's help (one XML document per class, from the doc comments,
+    /// sorted), for `cargo xtask reference`: Godot's [code]--doctool[/code] dumps the classes' members but not these
+    /// descriptions.
+    #[func]
+    pub fn class_docs_xml() -> PackedStringArray {
+        let mut docs: Vec<String> = godot::docs::__gather_xml_docs().collect();
+        docs.sort();
+        docs.iter().map(|xml| GString::from(xml.as_str())).collect()
+    }
+
     /// How many heap allocations the extension's Rust code has made since it was loaded (debug and bench builds only).
     #[func]
     pub fn rust_heap_allocations() -> i64 {

@@ -1,26 +1,29 @@
 //! Project automation for Reach2D, run as `cargo xtask <command>`.
 //!
 //! This file only reads the command line; the commands are listed in [`USAGE`]. The rooms:
-//! - `commands/`: one module per command (`build`, `test`, `test_web`, `layout`, `platforms`, `package`, `bench`,
-//!   `demo`, `fuzz`, `godot`);
+//! - `commands/`: one module per command (`build`, `test`, `test_web`, `layout`, `platforms`, `package`,
+//!   `release`, `reference`, `bench`, `demo`, `fuzz`, `godot`);
 //! - `toolchain/`: what the commands fetch from outside (`debian`: a confined apt; `cross`: the cross builds'
 //!   std source, linkers and zig; `emscripten`: the web build's; `emscripten_sid` and `web_template`: the
 //!   browser test's web export template; `godot`: finding or fetching Godot; `android` and `bionic_symbols`: the
 //!   Android sysroot made here; `ios`: the iOS `.xcframework`);
 //! - shared support: `process` (the error type, the repository root, running a child), `platform` (the shipped
 //!   platforms and their file names), `verify` (what a shipped binary must look like), `godot_run` (running Godot
-//!   with a timeout, a log and a sentinel), `tally` (pass/fail counts).
+//!   with a timeout, a log and a sentinel), `tally` (pass/fail counts), `class_docs` (class docs XML to Markdown),
+//!   `release_check` (versions, release notes, the Asset Library's fields and zip layout, SHA-256).
 
 mod apple_files;
+mod class_docs;
 mod commands;
 mod godot_run;
 mod platform;
 mod process;
+mod release_check;
 mod tally;
 mod toolchain;
 mod verify;
 
-use commands::{bench, build, demo, fuzz, godot, layout, package, platforms, test, test_web};
+use commands::{bench, build, demo, fuzz, godot, layout, package, platforms, reference, release, test, test_web};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -34,7 +37,12 @@ fn main() -> ExitCode {
         Some("platforms") => platforms::platforms(&args[1..]),
         Some("demo") => demo::demo(),
         Some("screenshots") => demo::screenshots(),
-        Some("package") => package::package(),
+        Some("package") => package::package().map(drop),
+        Some("reference") => reference::reference(flag("--check")),
+        Some("release") => {
+            let tag = args.iter().position(|a| a == "--tag").and_then(|i| args.get(i + 1));
+            release::release(tag.map(String::as_str), flag("--skip-build"))
+        }
         Some("bench") => {
             let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1));
             bench::bench(flag("--quick"), only.map(String::as_str), flag("--spring-only"))
@@ -80,6 +88,13 @@ const USAGE: &str = "usage: cargo xtask <command>
   demo                build (release) and run the demo project: windowed, or headless without a display
   screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
   package             write dist/reach2d-<version>.zip: every platform's release library, each checked
+  reference [--check]  write docs/reference/<Class>.md for every class the extension registers, from the class
+                      docs Godot's --doctool --gdextension-docs dumps (what the editor's help shows); --check: write
+                      nothing, fail when a page is stale (a stage of `test`)
+  release [--tag vX.Y.Z] [--skip-build]
+                      check that Cargo.toml, plugin.cfg, CHANGELOG.md and dist-meta/asset_library.cfg agree on the
+                      version, `package`, check the zip as the Asset Library takes it, write dist/SHA256SUMS and
+                      dist/RELEASE_NOTES.md (the CHANGELOG's section); --skip-build: a zip without libraries, to try it
   bench [--quick] [--only WORD] [--spring-only]
                       Reach2D's nodes vs Godot's built-in 2D IK, a GDScript solver and the engine I/O floor in one
                       headless Godot (release build, `bench` feature); --quick: a few chains, to prove it runs;

@@ -120,16 +120,19 @@ impl LegReach {
         if moved.is_finite() { moved } else { point }
     }
 
-    /// How much room a foot resting at `home` has to move across `up` before it can no longer stand (px): the
-    /// distance from the home to the nearer edge of the band where the foot is within `LIFT_REACH` of the reach at
-    /// the home's height. Negative when the home itself is out of reach. Below [`MIN_ROOM`] × `longest` no step can
-    /// keep the foot planted.
+    /// How much room a foot resting at `home` has to step in (px): half the width, across `up`, of the band at the
+    /// home's height where the foot is within `LIFT_REACH` of the reach; negative when the home itself is outside
+    /// it (by how far). Below [`MIN_ROOM`] × `longest` no step can keep the foot planted.
     #[must_use]
     pub fn room(&self, home: Vec2, up: Vec2) -> f32 {
         let offset = home - self.hip;
         let height = offset.dot(up);
         let across = (offset - up * height).length();
         let far = LIFT_REACH * self.longest;
-        if height.abs() > far { far - height.abs() } else { (far * far - height * height).sqrt() - across }
+        if height.abs() > far {
+            return far - height.abs();
+        }
+        let width = (far * far - height * height).sqrt();
+        if across > width { width - across } else { width }
     }
 }

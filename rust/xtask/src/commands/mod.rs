@@ -8,5 +8,7 @@ pub mod godot;
 pub mod layout;
 pub mod package;
 pub mod platforms;
+pub mod reference;
+pub mod release;
 pub mod test;
 pub mod test_web;

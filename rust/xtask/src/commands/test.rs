@@ -1,4 +1,5 @@
-//! `cargo xtask test`: the layout rules (`layout.rs`), formatting, clippy, the Rust tests, every
+//! `cargo xtask test`: the layout rules (`layout.rs`), formatting, clippy, the Rust tests (the versions among them:
+//! `release_check/tests.rs`), the class reference against the debug build (`reference.rs`), every
 //! `tests/test_*.gd` in a real headless Godot, then every platform's build and checks (`platforms.rs`).
 //!
 //! Each test file runs in its own Godot process (`tests/runner.gd` in script mode), so a hang or crash in one
@@ -42,6 +43,11 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
         run_godot_tests(&mut gd, &Godot::arm64_under_qemu()?, FILE_TIMEOUT * 6)?;
     } else {
         build(false)?;
+        if !godot_only {
+            // The class reference against the library just built: a property or method added without
+            // `cargo xtask reference` fails here (see `reference.rs`).
+            gd.check("class reference (docs/reference/)", crate::commands::reference::check_pages());
+        }
         let godot = Godot::locate_or_fetch()?;
         run_godot_tests(&mut gd, &godot, FILE_TIMEOUT)?;
         quick_bench(&mut gd, &godot, FILE_TIMEOUT)?;
