@@ -4,6 +4,7 @@ extends SceneTree
 ##     godot --headless --path godot_project -s res://demo_runner.gd               # one line per scene
 ##     godot --headless --path godot_project -s res://demo_runner.gd -- --check    # ... plus TEST PASS/FAIL
 ##     godot --path godot_project -s res://demo_runner.gd -- --screenshots DIR     # PNGs (needs a renderer)
+##     godot --path godot_project -s res://demo_runner.gd -- --animate DIR         # raw frames of the moving demos
 ##
 ## Per scene: the IK nodes it exposes (`get_ik_nodes()`) are measured every frame: `last_error` and the real
 ## distance from the end effector to the target. With --check, each must be within the node's tolerance plus how
@@ -20,6 +21,12 @@ const SCENES := ["main", "setup", "arm", "tentacle", "walker", "tail", "two_hand
 const CHECK_FRAMES := 300
 const WARMUP_FRAMES := 3
 const SCREENSHOT_FRAMES := 150
+## The demos in the README's moving picture, and how it is taken: frames every ANIMATION_STEP engine frames, scaled
+## to ANIMATION_SIZE, after the screenshot's warm-up.
+const ANIMATED_SCENES := ["stepper", "snake", "tail"]
+const ANIMATION_FRAMES := 48
+const ANIMATION_STEP := 4
+const ANIMATION_SIZE := Vector2i(480, 270)
 ## Slack on top of a node's tolerance, for float32 rounding in the solve and in this measurement.
 const SLACK_PX := 0.02
 const LOOK_AT_TOLERANCE_RAD := 1e-3
@@ -35,6 +42,7 @@ var check := false
 ## The scenes this run visits: all of SCENES, or the one named by `--scene NAME`.
 var scenes: Array = SCENES
 var screenshot_dir := ""
+var animation_dir := ""
 var failed_screens := 0
 
 
@@ -45,6 +53,10 @@ func _initialize() -> void:
 	var at := args.find("--screenshots")
 	if at >= 0 and at + 1 < args.size():
 		screenshot_dir = args[at + 1]
+	var animate := args.find("--animate")
+	if animate >= 0 and animate + 1 < args.size():
+		animation_dir = args[animate + 1]
+		scenes = ANIMATED_SCENES.duplicate()
 	var only := args.find("--scene")
 	if only >= 0 and only + 1 < args.size():
 		scenes = [args[only + 1]]
@@ -59,7 +71,9 @@ func _on_watchdog() -> void:
 func _run() -> void:
 	await process_frame
 	for scene_name: String in scenes:
-		if screenshot_dir != "":
+		if animation_dir != "":
+			await _animate(scene_name)
+		elif screenshot_dir != "":
 			await _screenshot(scene_name)
 		elif scene_name != "main":
 			await _run_scene(scene_name)
@@ -351,6 +365,31 @@ func _screenshot(scene_name: String) -> void:
 	else:
 		failed_screens += 1
 		print("TEST FAIL screenshot::%s: %s" % [scene_name, " | ".join(problems)])
+	scene.queue_free()
+	await process_frame
+
+
+## Renders `scene_name` after the screenshot's warm-up and saves ANIMATION_FRAMES frames as raw RGBA8 bytes
+## (ANIMATION_SIZE) in DIR/<scene>_<k>.rgba, for `cargo xtask screenshots --animated` to encode.
+func _animate(scene_name: String) -> void:
+	var scene := _instance(scene_name)
+	if scene == null:
+		print("TEST FAIL animation::%s: cannot load the scene" % scene_name)
+		failed_screens += 1
+		return
+	for frame in SCREENSHOT_FRAMES:
+		await process_frame
+	for k in ANIMATION_FRAMES:
+		for frame in ANIMATION_STEP:
+			await process_frame
+		await RenderingServer.frame_post_draw
+		var image := root.get_texture().get_image()
+		image.resize(ANIMATION_SIZE.x, ANIMATION_SIZE.y, Image.INTERPOLATE_LANCZOS)
+		image.convert(Image.FORMAT_RGBA8)
+		var file := FileAccess.open(animation_dir.path_join("%s_%03d.rgba" % [scene_name, k]), FileAccess.WRITE)
+		file.store_buffer(image.get_data())
+		file.close()
+	print("animation %s: %d frames of %dx%d" % [scene_name, ANIMATION_FRAMES, ANIMATION_SIZE.x, ANIMATION_SIZE.y])
 	scene.queue_free()
 	await process_frame
 

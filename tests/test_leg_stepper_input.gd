@@ -250,9 +250,12 @@ func test_walking_allocates_nothing_per_frame() -> void:
 		step(case, 1.6)
 		if frame == 60:
 			case["creature"].scale.x = -1.0
+		if frame == 90:
+			case["creature"].position.x += 500.0
 	var used: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
 	expect(events[0] > 10, "it stepped (%d lifts)" % events[0])
-	expect(used == 0, "120 walking frames (a turn among them) made %d heap allocations in the nodes' code" % used)
+	expect(stepper.get_teleport_count() == 1, "and teleported once (%d)" % stepper.get_teleport_count())
+	expect(used == 0, "120 walking frames (a turn and a teleport among them, each telling every planted foot) made %d heap allocations in the nodes' code" % used)
 	free_case(case, ["creature"])
 
 

@@ -5,48 +5,26 @@ extends "res://lib/test_case.gd"
 ## frame: a planted foot stands on its point (within 0.5 px) and does not slide (at most 0.1 px a frame), it stands
 ## on the ground (within 0.5 px), and the twin is the mirror image.
 
+const Walkers := preload("res://lib/walkers.gd")
+
 const DT := 1.0 / 60.0
 const GROUND_Y := 400.0
-
-
-## The point at distance `a` from `p` and `b` from `q`, on the `side` (+1 / -1) of the line from p to q.
-static func apex(p: Vector2, q: Vector2, a: float, b: float, side: float) -> Vector2:
-	var d := p.distance_to(q)
-	var dir := (q - p) / d
-	var x := (a * a - b * b + d * d) / (2.0 * d)
-	return p + dir * x + dir.orthogonal() * side * sqrt(maxf(a * a - x * x, 0.0))
 
 
 ## A leg of `lengths` (two or three bones) from `hip` to `foot` (body space, y down), knees up and out.
 static func leg_of(hip: Vector2, foot: Vector2, lengths: Array, klass := "FabrikChain2D") -> Dictionary:
 	var out := signf(foot.x - hip.x) if foot.x != hip.x else 1.0
 	if lengths.size() == 2:
-		return {"hip": hip, "knee": apex(hip, foot, lengths[0], lengths[1], out), "foot": foot, "klass": "TwoBoneIk2D"}
+		return {"hip": hip, "knee": Walkers.apex(hip, foot, lengths[0], lengths[1], out), "foot": foot, "klass": "TwoBoneIk2D"}
 	var shin: float = lengths[1] + lengths[2]
-	var knee := apex(hip, foot, lengths[0], shin * 0.97, out)
-	var mid := apex(knee, foot, lengths[1], lengths[2], out)
+	var knee := Walkers.apex(hip, foot, lengths[0], shin * 0.97, out)
+	var mid := Walkers.apex(knee, foot, lengths[1], lengths[2], out)
 	return {"hip": hip, "knee": knee, "mid": mid, "foot": foot, "klass": klass}
 
 
-## Ground under `parent` along `profile` (x, y points, y down), one convex piece per stretch, mirrored across x = 0
-## with `facing` -1.
+## Ground under `parent` along `profile`, mirrored across x = 0 with `facing` -1.
 static func ground_along(parent: Node, profile: PackedVector2Array, facing: float) -> StaticBody2D:
-	var body := StaticBody2D.new()
-	for k in profile.size() - 1:
-		var a := profile[k]
-		var b := profile[k + 1]
-		if b.x - a.x < 0.01:
-			continue
-		var piece := PackedVector2Array([a, b, Vector2(b.x, GROUND_Y + 300.0), Vector2(a.x, GROUND_Y + 300.0)])
-		for p in piece.size():
-			piece[p].x *= facing
-		if facing < 0.0:
-			piece.reverse()
-		var shape := CollisionPolygon2D.new()
-		shape.polygon = piece
-		body.add_child(shape)
-	parent.add_child(body)
-	return body
+	return Walkers.ground(parent, profile, GROUND_Y + 300.0, Vector2.ZERO, facing)
 
 
 ## The ground's height at `x` on `profile` (the higher side on a riser).

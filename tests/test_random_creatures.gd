@@ -11,6 +11,8 @@ extends "res://lib/test_case.gd"
 ## Seeds that failed once are kept in REGRESSION_SEEDS and run first.
 
 
+const Walkers := preload("res://lib/walkers.gd")
+
 const DT := 1.0 / 60.0
 ## Seeds that once failed an invariant (kept, run before the random ones).
 const REGRESSION_SEEDS: Array[int] = []
@@ -28,15 +30,6 @@ const MIRROR_TOLERANCE := 0.1
 const KINDS := ["TwoBoneIk2D", "FabrikChain2D", "CcdChain2D"]
 
 
-## The point at distance `a` from `p` and `b` from `q`, on the `side` (+1 / -1) of the line from p to q.
-static func apex(p: Vector2, q: Vector2, a: float, b: float, side: float) -> Vector2:
-	var d := p.distance_to(q)
-	var dir := (q - p) / d
-	var x := (a * a - b * b + d * d) / (2.0 * d)
-	var h := sqrt(maxf(a * a - x * x, 0.0))
-	return p + dir * x + dir.orthogonal() * side * h
-
-
 ## One random leg whose foot rests at `foot` (body space, y down) with `rho` of its reach from its hip.
 static func random_leg(rng: RandomNumberGenerator, foot: Vector2, rho: float, klass: String) -> Dictionary:
 	var out := signf(foot.x) if foot.x != 0.0 else 1.0
@@ -44,12 +37,12 @@ static func random_leg(rng: RandomNumberGenerator, foot: Vector2, rho: float, kl
 	var total := hip.distance_to(foot) / rho
 	var a := total * rng.randf_range(0.35, 0.6)
 	if klass == "TwoBoneIk2D":
-		return {"hip": hip, "knee": apex(hip, foot, a, total - a, out), "foot": foot}
+		return {"hip": hip, "knee": Walkers.apex(hip, foot, a, total - a, out), "foot": foot}
 	var shin := total - a
 	var b := shin * rng.randf_range(0.4, 0.65)
 	# The lower two bones bend a little at the ankle: the knee sees the foot at 0.985 of their length.
-	var knee := apex(hip, foot, a, shin * 0.985, out)
-	var mid := apex(knee, foot, b, shin - b, out)
+	var knee := Walkers.apex(hip, foot, a, shin * 0.985, out)
+	var mid := Walkers.apex(knee, foot, b, shin - b, out)
 	return {"hip": hip, "knee": knee, "mid": mid, "foot": foot, "klass": klass}
 
 
@@ -95,24 +88,11 @@ static func describe(seed_value: int) -> Dictionary:
 ## Builds the creature `desc` at `origin` facing `facing` (its ground mirrored with it), walking with a LegStepper2D
 ## at its defaults (manual mode).
 func build(desc: Dictionary, origin: Vector2, facing: float) -> Dictionary:
-	# One convex piece per stretch between knots (a riser is the side of the higher one): no decomposition.
-	var ground := StaticBody2D.new()
-	var knots: PackedVector2Array = desc["knots"]
-	for k in knots.size() - 1:
-		var a: Vector2 = knots[k]
-		var b: Vector2 = knots[k + 1]
-		if b.x - a.x < 0.01:
-			continue
-		var bottom: float = desc["drop"] + 200.0
-		var piece := PackedVector2Array([Vector2(a.x, a.y + desc["drop"]), Vector2(b.x, b.y + desc["drop"]), Vector2(b.x, bottom), Vector2(a.x, bottom)])
-		for p in piece.size():
-			piece[p] = origin + Vector2(piece[p].x * facing, piece[p].y)
-		if facing < 0.0:
-			piece.reverse()
-		var shape := CollisionPolygon2D.new()
-		shape.polygon = piece
-		ground.add_child(shape)
-	add_child(ground)
+	var drop: float = desc["drop"]
+	var top := PackedVector2Array()
+	for k: Vector2 in desc["knots"]:
+		top.append(Vector2(k.x, k.y + drop))
+	var ground := Walkers.ground(self, top, drop + 200.0, origin, facing)
 	var creature := Node2D.new()
 	creature.position = origin
 	creature.scale = Vector2(facing, 1.0)

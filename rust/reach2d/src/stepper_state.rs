@@ -134,7 +134,8 @@ impl StepperState {
         self.local_reach.clear();
         self.local_reach.resize(n, None);
         self.reach.resize(n, LegReach { hip: Vec2::ZERO, longest: 0.0, shortest: 0.0 });
-        self.events.reserve(2 * n);
+        // A frame tells at most a lift and a landing per foot, and after a turn or a teleport a planting per foot.
+        self.events.reserve(3 * n);
         self.resolved = true;
         Ok(())
     }

@@ -23,7 +23,9 @@ mod tally;
 mod toolchain;
 mod verify;
 
-use commands::{bench, build, demo, fuzz, godot, layout, package, platforms, reference, release, test, test_web};
+use commands::{
+    animation, bench, build, demo, fuzz, godot, layout, package, platforms, reference, release, test, test_web,
+};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
         Some("layout") => layout::layout(),
         Some("platforms") => platforms::platforms(&args[1..]),
         Some("demo") => demo::demo(),
+        Some("screenshots") if flag("--animated") => animation::animation(),
         Some("screenshots") => demo::screenshots(),
         Some("package") => package::package().map(drop),
         Some("reference") => reference::reference(flag("--check")),
@@ -86,7 +89,9 @@ const USAGE: &str = "usage: cargo xtask <command>
                       and run the solver tests as a Windows program under Wine, an arm64 program under qemu and a
                       wasm program under Node.js
   demo                build (release) and run the demo project: windowed, or headless without a display
-  screenshots         render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render)
+  screenshots [--animated]
+                      render each demo scene to docs/screenshots/*.png (uses Xvfb; fails on a blank render);
+                      --animated: the moving demos (spider, snake, tail) as docs/screenshots/demo.gif
   package             write dist/reach2d-<version>.zip: every platform's release library, each checked
   reference [--check]  write docs/reference/<Class>.md for every class the extension registers, from the class
                       docs Godot's --doctool --gdextension-docs dumps (what the editor's help shows); --check: write

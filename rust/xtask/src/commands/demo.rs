@@ -114,7 +114,7 @@ pub fn screenshots() -> Result {
 }
 
 /// `cmd` run under a private Xvfb when `xvfb-run` is available, else on the current display.
-fn under_x(cmd: Command) -> Result<Command> {
+pub(crate) fn under_x(cmd: Command) -> Result<Command> {
     if !ensure_xvfb()? {
         println!(
             "xtask: no xvfb-run; rendering on the current display {:?}",
@@ -137,7 +137,7 @@ fn under_x(cmd: Command) -> Result<Command> {
 /// Makes the sysroot's Godot use the sysroot's own GL stack (sid's glvnd and Mesa), never the host's older Mesa:
 /// the sysroot's loader runs Godot with `--library-path` (its library folder first; LD_LIBRARY_PATH would also
 /// reach the host's `sh` in xvfb-run and break it).
-fn gl_environment(cmd: &mut Command) -> Result {
+pub(crate) fn gl_environment(cmd: &mut Command) -> Result {
     ensure_sysroot_packages(&GL_PACKAGES)?;
     // Mesa's GLX (libGLX_mesa, libgallium) comes from the same sysroot folder through the loader's path.
     cmd.env_remove("LIBGL_DRIVERS_PATH");

@@ -1,5 +1,6 @@
 //! One module per `cargo xtask` command (`test` and `platforms` run checks; the others build, ship or run).
 
+pub mod animation;
 pub mod bench;
 pub mod build;
 pub mod demo;
