@@ -16,8 +16,8 @@ pub const LAND_REACH: f32 = 0.975;
 /// span above its folded length: a chain folded onto its hip flips its knee.
 pub const FOLD_REACH: f32 = 0.02;
 
-/// A home closer than this fraction of the leg's reach to the edge of where the foot can stand (across `up`) leaves
-/// no room for a step: [`LegReach::room`] below it is what the node warns about.
+/// A home whose foot can move less than this fraction of the leg's reach either way (across `up`) and still stand
+/// leaves no room for a step: [`LegReach::room`] below it is what the node warns about.
 pub const MIN_ROOM: f32 = 0.05;
 
 /// One leg's reach this frame, global px.
