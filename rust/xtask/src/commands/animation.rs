@@ -4,7 +4,7 @@
 //! (each frame's palette quantized by `gif`'s NeuQuant).
 
 use crate::commands::build::build;
-use crate::commands::demo::{gl_environment, under_x};
+use crate::commands::demo::rendering_demo_runner;
 use crate::godot_run::{DONE_SENTINEL, log_problem, run_logged, write_extension_list};
 use crate::process::{Result, repo_root};
 use crate::toolchain::godot::Godot;
@@ -27,17 +27,7 @@ pub fn animation() -> Result {
     let _ = fs::remove_dir_all(&frames);
     fs::create_dir_all(&frames).map_err(|e| format!("cannot create {}: {e}", frames.display()))?;
     let godot = Godot::locate_or_fetch()?;
-    let mut godot_cmd = godot.command();
-    if godot.in_private_sysroot() {
-        gl_environment(&mut godot_cmd)?;
-    }
-    godot_cmd
-        .args(["--path"])
-        .arg(&project)
-        .args(["--display-driver", "x11", "--rendering-driver", "opengl3", "--rendering-method", "gl_compatibility"])
-        .args(["--audio-driver", "Dummy", "--fixed-fps", "60", "-s", "res://demo_runner.gd", "--", "--animate"])
-        .arg(&frames);
-    let mut cmd = under_x(godot_cmd)?;
+    let mut cmd = rendering_demo_runner(&godot, &project, "--animate", &frames)?;
     let log = root.join("target/godot-animation.log");
     let outcome = run_logged(&mut cmd, &log, Duration::from_secs(240))?;
     if let Some(problem) = log_problem(&outcome.output) {

@@ -58,17 +58,7 @@ pub fn screenshots() -> Result {
     let out = root.join("docs/screenshots");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let godot = Godot::locate_or_fetch()?;
-    let mut godot_cmd = godot.command();
-    if godot.in_private_sysroot() {
-        gl_environment(&mut godot_cmd)?;
-    }
-    godot_cmd
-        .args(["--path"])
-        .arg(&project)
-        .args(["--display-driver", "x11", "--rendering-driver", "opengl3", "--rendering-method", "gl_compatibility"])
-        .args(["--audio-driver", "Dummy", "--fixed-fps", "60", "-s", "res://demo_runner.gd", "--", "--screenshots"])
-        .arg(&out);
-    let mut cmd = under_x(godot_cmd)?;
+    let mut cmd = rendering_demo_runner(&godot, &project, "--screenshots", &out)?;
     let log = root.join("target/godot-screenshots.log");
     let outcome = run_logged(&mut cmd, &log, Duration::from_secs(240))?;
     for line in outcome.output.lines().filter(|l| l.starts_with("screenshot ") || l.starts_with("TEST ")) {
@@ -114,7 +104,23 @@ pub fn screenshots() -> Result {
 }
 
 /// `cmd` run under a private Xvfb when `xvfb-run` is available, else on the current display.
-pub(crate) fn under_x(cmd: Command) -> Result<Command> {
+/// The demo project's `demo_runner.gd` (`flag` `dir`: `--screenshots` or `--animate`) in a real renderer under Xvfb, at
+/// a fixed 60 fps: what `screenshots` and `screenshots --animated` run.
+pub(crate) fn rendering_demo_runner(godot: &Godot, project: &Path, flag: &str, dir: &Path) -> Result<Command> {
+    let mut godot_cmd = godot.command();
+    if godot.in_private_sysroot() {
+        gl_environment(&mut godot_cmd)?;
+    }
+    godot_cmd
+        .args(["--path"])
+        .arg(project)
+        .args(["--display-driver", "x11", "--rendering-driver", "opengl3", "--rendering-method", "gl_compatibility"])
+        .args(["--audio-driver", "Dummy", "--fixed-fps", "60", "-s", "res://demo_runner.gd", "--", flag])
+        .arg(dir);
+    under_x(godot_cmd)
+}
+
+fn under_x(cmd: Command) -> Result<Command> {
     if !ensure_xvfb()? {
         println!(
             "xtask: no xvfb-run; rendering on the current display {:?}",
@@ -137,7 +143,7 @@ pub(crate) fn under_x(cmd: Command) -> Result<Command> {
 /// Makes the sysroot's Godot use the sysroot's own GL stack (sid's glvnd and Mesa), never the host's older Mesa:
 /// the sysroot's loader runs Godot with `--library-path` (its library folder first; LD_LIBRARY_PATH would also
 /// reach the host's `sh` in xvfb-run and break it).
-pub(crate) fn gl_environment(cmd: &mut Command) -> Result {
+fn gl_environment(cmd: &mut Command) -> Result {
     ensure_sysroot_packages(&GL_PACKAGES)?;
     // Mesa's GLX (libGLX_mesa, libgallium) comes from the same sysroot folder through the loader's path.
     cmd.env_remove("LIBGL_DRIVERS_PATH");
