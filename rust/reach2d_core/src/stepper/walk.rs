@@ -72,7 +72,8 @@ pub fn walk<G, E>(
     let velocity = finite_or_zero(frame.velocity);
     let step = non_negative(settings.step_distance);
     let duration = non_negative(settings.step_duration);
-    let pace = Pace::of(gait, feet, velocity - up * velocity.dot(up), non_negative(frame.delta), step, duration);
+    let delta = non_negative(frame.delta);
+    let pace = Pace::of(gait, feet, velocity - up * velocity.dot(up), delta, step, duration);
     // The drift of a foot that may lift now: planted, and not on the frame it landed.
     let drift_of = |feet: &[StepFoot], i: usize| {
         feet[i].planted_at().filter(|_| !feet[i].landed).map(|at| drift(at, homes[i], up))
@@ -120,7 +121,6 @@ pub fn walk<G, E>(
     // can be in the air, and then neither joins by rule 2), or one whose leg would stretch past its reach by the
     // next frame, lifts at once.
     let max_lag = non_negative(settings.max_lag);
-    let delta = non_negative(frame.delta);
     for i in 0..n {
         let lagging = in_air != 0 && max_lag > 0.0 && drift_of(feet, i).is_some_and(|d| d > max_lag);
         if lagging || strained(feet, i, delta) {
