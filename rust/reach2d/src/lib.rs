@@ -1,44 +1,26 @@
 //! Reach2D: fast, exact 2D inverse kinematics nodes for Godot 4.
 //!
-//! This file only registers the library. Each node class lives in its own file under `nodes/`; `io/` finds, reads
-//! and writes Bone2D chains (`io/convert.rs` is the one place where Godot and glam types meet), and the solving itself
-//! is the engine-free `reach2d_core` crate. See ARCHITECTURE.md.
+//! This file only registers the library. The layers, each importing only those below it:
+//! - `nodes/`: the classes Godot sees, one file each (and a folder beside it for what the node keeps);
+//! - `batch/`: many nodes solved in one native pass;
+//! - `runtime/`: running one node (update modes, reporting, setup checks, limits, checked setters);
+//! - `io/`: finding, reading and writing Bone2D chains; `physics/`: the physics server's queries;
+//! - `problem`: what a node reports; `engine/`: where Godot's types meet glam's (`engine/convert.rs`), the editor
+//!   check, live objects; `debug/`: the allocation counter of debug and bench builds.
+//!
+//! The solving itself is the engine-free `reach2d_core` crate. See ARCHITECTURE.md.
 
 use godot::prelude::*;
 
 mod batch;
-#[cfg(feature = "bench")]
-mod bench_probe;
-mod body_offset;
-mod character_weight;
-mod checked;
-mod copy_choices;
-mod copy_transform_state;
 #[cfg(any(debug_assertions, feature = "bench"))]
-mod debug_alloc;
-#[cfg(test)]
-mod docs_check;
-mod drive;
-mod editor;
-mod frame;
-mod gizmo;
-mod grounder_state;
+mod debug;
+mod engine;
 mod io;
-mod legs;
-mod limits;
-mod node_property;
 mod nodes;
-mod path_chain_state;
-mod pose;
-mod prefetch;
+mod physics;
 mod problem;
-mod rig_effectors;
-mod rig_state;
-mod setup;
-mod slot;
-mod spring_state;
-mod stepper_state;
-mod world_queries;
+mod runtime;
 
 /// The library Godot loads (the class of static functions for scripts is `nodes::reach2d::Reach2D`).
 struct Reach2DExtension;

@@ -260,7 +260,7 @@ impl Noted {
     /// Prints the new problem as one error naming `node` (not in the editor, where configuration warnings say it)
     /// and refreshes its configuration warnings when they changed.
     pub fn apply(self, node: &mut Node2D) {
-        if let Some(problem) = self.print.filter(|_| !crate::editor::in_editor()) {
+        if let Some(problem) = self.print.filter(|_| !crate::engine::editor::in_editor()) {
             let path = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };
             let class = node.get_class().to_string();
             godot_error!("{class} ({path}): {}", problem.message(&class));

@@ -14,7 +14,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "ready",
             quote! {
                 fn ready(&mut self) {
-                    crate::batch::ready(self, crate::frame::RUNTIME_PROCESS_PRIORITY);
+                    crate::batch::ready(self, crate::runtime::frame::RUNTIME_PROCESS_PRIORITY);
                 }
             },
         ),
@@ -22,7 +22,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "process",
             quote! {
                 fn process(&mut self, delta: f64) {
-                    crate::frame::tick(self, crate::frame::Tick::Process, delta);
+                    crate::runtime::frame::tick(self, crate::runtime::frame::Tick::Process, delta);
                 }
             },
         ),
@@ -30,7 +30,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "physics_process",
             quote! {
                 fn physics_process(&mut self, delta: f64) {
-                    crate::frame::tick(self, crate::frame::Tick::Physics, delta);
+                    crate::runtime::frame::tick(self, crate::runtime::frame::Tick::Physics, delta);
                 }
             },
         ),
@@ -46,7 +46,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "get_configuration_warnings",
             quote! {
                 fn get_configuration_warnings(&self) -> godot::builtin::PackedStringArray {
-                    crate::frame::configuration_warnings(self)
+                    crate::runtime::frame::configuration_warnings(self)
                 }
             },
         ),
@@ -62,7 +62,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "on_get",
             quote! {
                 fn on_get(&self, property: godot::builtin::StringName) -> Option<godot::builtin::Variant> {
-                    crate::frame::counted(|| self.limits.get_property(&property))
+                    crate::runtime::frame::counted(|| self.limits.get_property(&property))
                 }
             },
         ),
@@ -70,7 +70,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "on_set",
             quote! {
                 fn on_set(&mut self, property: godot::builtin::StringName, value: godot::builtin::Variant) -> bool {
-                    crate::frame::counted(|| self.limits.set_property(&property, &value))
+                    crate::runtime::frame::counted(|| self.limits.set_property(&property, &value))
                 }
             },
         ),
@@ -78,7 +78,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "on_property_get_revert",
             quote! {
                 fn on_property_get_revert(&self, property: godot::builtin::StringName) -> Option<godot::builtin::Variant> {
-                    crate::limits::AngleLimits::property_revert(&property)
+                    crate::runtime::limits::AngleLimits::property_revert(&property)
                 }
             },
         ),

@@ -9,14 +9,14 @@
 //!   - a doc comment `/// @shared KEY` is replaced by the help text `KEY` in `rust/reach2d/src/nodes/shared_docs.md`,
 //!     so the text shared by several classes is written once;
 //!   - a field marked `#[checked(RULE)]` gets `#[var(set = set_FIELD)]`; its setter, which stores the value only
-//!     through `crate::checked` (one error naming the valid range, the last good value kept), goes into the
+//!     through `crate::runtime::checked` (one error naming the valid range, the last good value kept), goes into the
 //!     class's `#[api]` block (godot-rust looks for a property's setter in the primary `#[godot_api]` block); see
 //!     [`setters`] for the rules;
 //!   - an `#[export]` field holding an object or an array of them (`Option<Gd<T>>`, `Array<Gd<T>>`) gets its
-//!     property through `crate::node_property` (a getter and setter taking a `Variant`, the class checked before
+//!     property through `crate::runtime::node_property` (a getter and setter taking a `Variant`, the class checked before
 //!     anything is stored); see [`node_slots`];
-//!   - `#[node(frame)]` also implements `crate::frame::NodeFields` (the fields every node has, by name: `enabled`,
-//!     `update_mode`, `editor_preview`, `last_error`, `last_iterations`, `state`) and `crate::limits::Limited` (its
+//!   - `#[node(frame)]` also implements `crate::runtime::frame::NodeFields` (the fields every node has, by name: `enabled`,
+//!     `update_mode`, `editor_preview`, `last_error`, `last_iterations`, `state`) and `crate::runtime::limits::Limited` (its
 //!     `limits`).
 //! - [`macro@api`], on the class's primary `#[godot_api] impl` block: adds the setters of its `#[checked]` fields
 //!   and the methods every node of its kind has, as listed (`solve`, the angle limits, `get_setup_warning`,
@@ -142,35 +142,35 @@ fn expand_shared_properties(fields: &mut venial::NamedFields) -> Result<(), Toke
     Ok(())
 }
 
-/// `crate::frame::NodeFields` for `class`: its frame's fields, read by name.
+/// `crate::runtime::frame::NodeFields` for `class`: its frame's fields, read by name.
 fn node_fields(class: &proc_macro2::Ident) -> Tokens {
     quote! {
-        impl crate::frame::NodeFields for #class {
-            fn state(&mut self) -> &mut crate::frame::NodeState {
+        impl crate::runtime::frame::NodeFields for #class {
+            fn state(&mut self) -> &mut crate::runtime::frame::NodeState {
                 &mut self.state
             }
-            fn state_ref(&self) -> &crate::frame::NodeState {
+            fn state_ref(&self) -> &crate::runtime::frame::NodeState {
                 &self.state
             }
             fn enabled(&self) -> bool {
                 self.enabled
             }
-            fn update_mode(&self) -> crate::frame::UpdateMode {
+            fn update_mode(&self) -> crate::runtime::frame::UpdateMode {
                 self.update_mode
             }
             fn editor_preview(&self) -> bool {
                 self.editor_preview
             }
-            fn record(&mut self, solved: crate::frame::Solved) {
+            fn record(&mut self, solved: crate::runtime::frame::Solved) {
                 self.last_error = solved.error;
                 self.last_iterations = solved.iterations;
             }
         }
-        impl crate::limits::Limited for #class {
-            fn angle_limits(&mut self) -> &mut crate::limits::AngleLimits {
+        impl crate::runtime::limits::Limited for #class {
+            fn angle_limits(&mut self) -> &mut crate::runtime::limits::AngleLimits {
                 &mut self.limits
             }
-            fn angle_limits_ref(&self) -> &crate::limits::AngleLimits {
+            fn angle_limits_ref(&self) -> &crate::runtime::limits::AngleLimits {
                 &self.limits
             }
             fn limited_bones(&self) -> usize {
@@ -220,7 +220,7 @@ fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Token
                 #d
                 #[func]
                 pub fn solve(&mut self) -> bool {
-                    crate::frame::solve(self)
+                    crate::runtime::frame::solve(self)
                 }
             }
         }
@@ -230,17 +230,17 @@ fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Token
                 #set
                 #[func]
                 pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
-                    crate::limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+                    crate::runtime::limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
                 }
                 #clear
                 #[func]
                 pub fn clear_angle_limits(&mut self, bone_index: i64) {
-                    crate::limits::set_angle_limits(self, bone_index, None);
+                    crate::runtime::limits::set_angle_limits(self, bone_index, None);
                 }
                 #has
                 #[func]
                 pub fn has_angle_limits(&self, bone_index: i64) -> bool {
-                    crate::limits::has_angle_limits(self, bone_index)
+                    crate::runtime::limits::has_angle_limits(self, bone_index)
                 }
             }
         }
@@ -250,7 +250,7 @@ fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Token
                 #d
                 #[func]
                 pub fn reset(&mut self) {
-                    crate::frame::reset(self);
+                    crate::runtime::frame::reset(self);
                 }
             }
         }
@@ -260,7 +260,7 @@ fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Token
                 #d
                 #[func]
                 pub fn get_setup_warning(&mut self) -> GString {
-                    crate::frame::setup_warning(self)
+                    crate::runtime::frame::setup_warning(self)
                 }
             }
         }
@@ -270,7 +270,7 @@ fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Token
                 #d
                 #[func]
                 pub fn get_bone_count(&self) -> i64 {
-                    crate::frame::bone_count(self)
+                    crate::runtime::frame::bone_count(self)
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! Every `#[export]` field that holds an object (`Option<Gd<T>>`) or an array of them (`Array<Gd<T>>`): Godot's
-//! property becomes a `crate::node_property::NodeProperty<TYPE>` in the field's place (with its attributes: help
+//! property becomes a `crate::runtime::node_property::NodeProperty<TYPE>` in the field's place (with its attributes: help
 //! text, group, export), whose getter and setter take a `Variant`, and the field stays as plain storage the node's
-//! code uses. The setter checks the class through `crate::node_property::NodeValue` (one sentence, the last good
+//! code uses. The setter checks the class through `crate::runtime::node_property::NodeValue` (one sentence, the last good
 //! value kept) before anything is stored, so no route leaves the check to godot-rust's conversion.
 //!
 //! A field whose value must act when set names the method that takes the checked value: `#[var(set = METHOD)]`
@@ -41,7 +41,7 @@ pub fn split(class: &Ident, fields: &mut venial::NamedFields) -> Result<Vec<Toke
             struct Fields {
                 #(#property_attributes)*
                 #[var(get = #getter, set = #setter, rename = #name)]
-                #property: crate::node_property::NodeProperty<#ty>,
+                #property: crate::runtime::node_property::NodeProperty<#ty>,
                 #(#storage_attributes)*
                 #vis #name: #ty,
             }
@@ -72,7 +72,7 @@ pub fn split(class: &Ident, fields: &mut venial::NamedFields) -> Result<Vec<Toke
             #[func]
             fn #setter(&mut self, value: godot::builtin::Variant) {
                 if let Some(value) =
-                    <#ty as crate::node_property::NodeValue>::checked(&value, #class_name, #property_name)
+                    <#ty as crate::runtime::node_property::NodeValue>::checked(&value, #class_name, #property_name)
                 {
                     #keep
                 }

@@ -1,11 +1,11 @@
-//! `#[checked(RULE)]` on a field: its setter, through `crate::checked` (the one place with the messages).
+//! `#[checked(RULE)]` on a field: its setter, through `crate::runtime::checked` (the one place with the messages).
 //!
 //! The rules, by the field's type:
 //! - `f32`: `#[checked(MIN..=MAX)]` or `#[checked(MIN..)]` (no upper bound): finite and within the range;
 //! - `i64`: `#[checked(MIN..=MAX)]`, or `#[checked(layers)]` (a 32-bit physics layer mask);
 //! - `Vector2`: `#[checked(finite)]`.
 //!
-//! An enum property needs no attribute: its type (a `crate::checked::Choice`) validates in its own `Var` impl.
+//! An enum property needs no attribute: its type (a `crate::runtime::checked::Choice`) validates in its own `Var` impl.
 //!
 //! A trailing `, then = METHOD` calls `self.METHOD()` after every setter call (a value that must act at once).
 
@@ -34,14 +34,14 @@ pub fn take_checked(class: &Ident, field: &mut venial::NamedField) -> Result<Opt
     let (value_ty, store, doc) = match (ty.as_str(), rule_text.as_str()) {
         ("Vector2", "finite") => (
             quote! { Vector2 },
-            quote! { crate::checked::set_vector(&mut self.#name, #class_name, #property, value); },
+            quote! { crate::runtime::checked::set_vector(&mut self.#name, #class_name, #property, value); },
             format!(
                 " Sets [member {property}]: a NaN or infinite component prints an error and keeps the current value."
             ),
         ),
         ("i64", "layers") => (
             quote! { i64 },
-            quote! { crate::checked::set_int(&mut self.#name, #class_name, #property, value, 0, i64::from(u32::MAX)); },
+            quote! { crate::runtime::checked::set_int(&mut self.#name, #class_name, #property, value, 0, i64::from(u32::MAX)); },
             format!(
                 " Sets [member {property}]: a value outside the 32 layers' bits (negative, or 2^32 and above) prints an error and keeps the current one."
             ),
@@ -70,13 +70,13 @@ pub fn take_checked(class: &Ident, field: &mut venial::NamedField) -> Result<Opt
             if is_float {
                 (
                     quote! { f32 },
-                    quote! { crate::checked::set_float(&mut self.#name, #class_name, #property, value, #min, #max); },
+                    quote! { crate::runtime::checked::set_float(&mut self.#name, #class_name, #property, value, #min, #max); },
                     doc,
                 )
             } else {
                 (
                     quote! { i64 },
-                    quote! { crate::checked::set_int(&mut self.#name, #class_name, #property, value, #min, #max); },
+                    quote! { crate::runtime::checked::set_int(&mut self.#name, #class_name, #property, value, #min, #max); },
                     doc,
                 )
             }

@@ -87,7 +87,7 @@ fn frame(enabled: &str, weight: &str, update_mode: &str, editor_preview: &str) -
         weight: f32,
         #[doc = #update_mode]
         #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
-        update_mode: crate::frame::UpdateMode,
+        update_mode: crate::runtime::frame::UpdateMode,
         #[doc = #editor_preview]
         #[export]
         #[init(val = true)]

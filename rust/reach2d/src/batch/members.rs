@@ -5,8 +5,8 @@ use godot::classes::Node;
 use godot::obj::{Gd, Inherits, InstanceId};
 
 use crate::batch::memo::Memo;
-use crate::frame::{self, BoneDriver, Tick};
-use crate::prefetch::object_address;
+use crate::batch::prefetch::object_address;
+use crate::runtime::frame::{self, BoneDriver, Tick};
 
 /// How many members ahead of the one solving their memory is prefetched. Issue 22's experiment: 1, 2 or 4 ahead
 /// barely differ; 2 was best.

@@ -1,7 +1,7 @@
 //! What one member's last visit touched, to prefetch before it is visited again.
 
-use crate::frame::UpdateMode;
-use crate::prefetch::{BUFFER_LINES, OBJECT_LINES, prefetch};
+use crate::batch::prefetch::{BUFFER_LINES, OBJECT_LINES, prefetch};
+use crate::runtime::frame::UpdateMode;
 
 /// Engine objects remembered per member for prefetching: the node, the root's parent and the first bones.
 const MAX_OBJECTS: usize = 20;

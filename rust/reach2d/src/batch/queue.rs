@@ -10,9 +10,9 @@ use godot::prelude::*;
 
 use crate::batch::members::{Members, Run, member};
 use crate::batch::memo::Memo;
-use crate::editor::in_editor;
-use crate::frame::{self, BoneDriver, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode};
+use crate::engine::editor::in_editor;
 use crate::io::tree_watch;
+use crate::runtime::frame::{self, BoneDriver, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode};
 
 /// The automatic queue: its members, and the batcher that runs them.
 #[derive(Default)]

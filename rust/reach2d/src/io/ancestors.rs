@@ -1,11 +1,11 @@
 //! The canvas items above a chain, for the rare moment a character flips: which of them flipped tells the exact
-//! reflection (see `spring_state.rs`). Only walked on a frame where the root's parent changed handedness.
+//! reflection (see `spring_chain_2d/state.rs`). Only walked on a frame where the root's parent changed handedness.
 
 use glam::Affine2;
 use godot::classes::CanvasItem;
 use godot::obj::Gd;
 
-use crate::io::convert::affine;
+use crate::engine::convert::affine;
 
 /// Calls `visit` with the global transform of `parent` and of each CanvasItem above it, nearest first, up to the
 /// first ancestor that is not a CanvasItem. No allocation.

@@ -10,12 +10,12 @@ use reach2d_core::ground::max_step;
 use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{AngleLimit, Vec2, stretched_end};
 
+use crate::engine::convert::affine;
 use crate::io::chain::BoneChain;
-use crate::io::convert::affine;
+use crate::io::pose::PoseBuffers;
 use crate::io::pose_memory::PoseMemory;
 use crate::io::stretch::BonePosition;
 use crate::io::tree_watch::Verified;
-use crate::pose::PoseBuffers;
 use crate::problem::Problem;
 
 /// Scale (relative to the other axis) at or below which a skeleton, ancestor or bone counts as collapsed: Godot turns
@@ -190,7 +190,7 @@ pub fn write_rotations(bones: &mut Bones) {
         if changed {
             bone.set_rotation(rotation);
             #[cfg(any(debug_assertions, feature = "bench"))]
-            crate::debug_alloc::count_bone_write();
+            crate::debug::alloc::count_bone_write();
         }
     }
     memory.remember(pose.rotations(), pose.solved());

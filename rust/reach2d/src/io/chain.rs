@@ -7,8 +7,8 @@
 use godot::classes::{Bone2D, CanvasItem, Node};
 use godot::obj::{Gd, InstanceId};
 
+use crate::engine::slot::{Slot, slot};
 use crate::problem::Problem;
-use crate::slot::{Slot, slot};
 
 /// Which bones a node's chain may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

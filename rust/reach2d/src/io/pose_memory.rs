@@ -12,8 +12,8 @@ use godot::classes::Bone2D;
 use godot::obj::Gd;
 use reach2d_core::write_back::BonePose;
 
-use crate::editor::in_editor;
-use crate::io::convert::affine;
+use crate::engine::convert::affine;
+use crate::engine::editor::in_editor;
 use crate::io::written::RoundTrip;
 
 /// One chain's authored and written rotations.

@@ -8,7 +8,7 @@ use godot::classes::Bone2D;
 use godot::obj::Gd;
 use reach2d_core::Vec2;
 
-use crate::io::convert::{vec2, vector2};
+use crate::engine::convert::{vec2, vector2};
 use crate::io::written::Overwritten;
 
 /// A bone's authored and written local position.

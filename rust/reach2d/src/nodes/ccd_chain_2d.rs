@@ -5,14 +5,14 @@ use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{Aim, CcdSettings, Vec2};
 
-use crate::drive::{self, Drive, DrivenLeg};
-use crate::frame::{BoneDriver, NodeState, Solved};
-use crate::gizmo;
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
-use crate::limits::AngleLimits;
+use crate::nodes::legs::drive::{self, Drive, DrivenLeg};
 use crate::problem::Problem;
-use crate::setup::{self, Setup, Slots};
+use crate::runtime::frame::{BoneDriver, NodeState, Solved};
+use crate::runtime::gizmo;
+use crate::runtime::limits::AngleLimits;
+use crate::runtime::setup::{self, Setup, Slots};
 
 /// Turns a chain of [Bone2D] nodes so that its end reaches [member target], with CCD (Cyclic Coordinate Descent).
 ///

@@ -7,7 +7,7 @@ use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{INode2D, Node2D};
 use godot::prelude::*;
 
-use crate::character_weight;
+use crate::runtime::character_link;
 
 /// One weight for every Reach2D node of a character, like Unity's IK Manager 2D weight or the built-in modification
 /// stack's [member SkeletonModificationStack2D.strength]: every Reach2D node under this node's parent
@@ -47,9 +47,9 @@ impl INode2D for CharacterWeight2D {
             CanvasItemNotification::ENTER_TREE => {
                 let Some(parent) = self.base().get_parent() else { return };
                 let id = self.base().instance_id();
-                character_weight::register(parent.instance_id(), id, self.shared.clone());
+                character_link::register(parent.instance_id(), id, self.shared.clone());
             }
-            CanvasItemNotification::EXIT_TREE => character_weight::unregister(self.base().instance_id()),
+            CanvasItemNotification::EXIT_TREE => character_link::unregister(self.base().instance_id()),
             _ => {}
         }
     }

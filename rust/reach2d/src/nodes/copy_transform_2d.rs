@@ -1,12 +1,15 @@
 //! `CopyTransform2D`: a bone that follows another node (eyes that follow the head, a sword that follows the hand, a
 //! wheel that turns with its cart's x). The geometry is `reach2d_core::copy_transform`; the engine side and the
-//! memory of what it wrote are in `copy_transform_state.rs`.
+//! memory of what it wrote are in `copy_transform_2d/state.rs`.
 //!
 //! One node per driven bone, not one node with an array of bones: each copy is a plain node with flat properties
 //! the inspector shows (an array of settings would be a list of dictionaries), its own undo entries, its own place
 //! in the tree (the batch runs nodes in tree order, so each copy can sit after exactly the IK node it reads), its
 //! own configuration warning, and the bake helper finds its one `bone` like `LookAt2D`'s. Several bones that share
 //! a source each get a node; the source is read once per node (one engine call).
+
+pub mod choices;
+pub mod state;
 
 use core::f32::consts::PI;
 
@@ -15,16 +18,17 @@ use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::copy_transform::{Amounts, CopyError, CopySettings, Remap, copy_transform};
 
-use crate::copy_choices::{SourceValue, Space};
-use crate::copy_transform_state::{Channels, CopyState};
-use crate::editor::in_editor;
-use crate::frame::{BoneDriver, NodeState, Solved, UpdateMode};
+use crate::batch;
+use crate::engine::convert::vec2;
+use crate::engine::editor::in_editor;
 use crate::io::chain::Shape;
-use crate::io::convert::vec2;
-use crate::limits::AngleLimits;
+use crate::nodes::copy_transform_2d::choices::{SourceValue, Space};
+use crate::nodes::copy_transform_2d::state::{Channels, CopyState};
 use crate::problem::Problem;
-use crate::setup::{self, Slots};
-use crate::{batch, gizmo};
+use crate::runtime::frame::{BoneDriver, NodeState, Solved, UpdateMode};
+use crate::runtime::gizmo;
+use crate::runtime::limits::AngleLimits;
+use crate::runtime::setup::{self, Slots};
 
 /// Makes [member bone] follow [member source]: its rotation, position and scale copied, each with its own amount
 /// and offset, in the [member space] you choose; any of them can be taken from another of the source's values

@@ -1,16 +1,20 @@
 //! `FabrikRig2D`: multi-effector FABRIK over a tree of Bone2D nodes (several tips sharing a spine).
 
+pub mod effectors;
+pub mod state;
+
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::FabrikSettings;
 
-use crate::frame::{self, BoneDriver, NodeState, Solved};
-use crate::limits::AngleLimits;
+use crate::batch;
 use crate::problem::Problem;
-use crate::rig_effectors::{self, Given, PendingPaths, Side};
-use crate::rig_state::{Effectors, RigState};
-use crate::{batch, checked, gizmo};
+use crate::runtime::frame::{self, BoneDriver, NodeState, Solved};
+use crate::runtime::limits::AngleLimits;
+use crate::runtime::{checked, gizmo};
+use effectors::{Given, PendingPaths, Side};
+use state::{Effectors, RigState};
 
 /// Moves a tree of [Bone2D] nodes so that several end effectors reach their targets at once, sharing the bones they
 /// have in common: two hands on one two-handed weapon bending one spine, both front legs of a creature, a tentacle
@@ -214,11 +218,11 @@ impl INode2D for FabrikRig2D {
 
 impl FabrikRig2D {
     /// `set()` of an effector property with an untyped `Array` (a script that does not know the node's class, `[...]`
-    /// literals): converted entry by entry (`rig_effectors::convert_untyped`) and given to the typed setter; an
+    /// literals): converted entry by entry (`effectors::convert_untyped`) and given to the typed setter; an
     /// entry of the wrong kind is one error naming it, and the value is kept. `false` for other properties and for
     /// typed arrays, which take Godot's own route.
     fn set_untyped(&mut self, property: &StringName, value: &Variant) -> bool {
-        match rig_effectors::convert_untyped(property, value) {
+        match effectors::convert_untyped(property, value) {
             None => false,
             Some(Err(message)) => {
                 godot_error!("FabrikRig2D: {message}");
@@ -269,7 +273,7 @@ impl FabrikRig2D {
             Side::Tips => &self.effector_tips,
             Side::Targets => &self.effector_targets,
         };
-        rig_effectors::paths_to(&self.to_gd().upcast(), nodes)
+        effectors::paths_to(&self.to_gd().upcast(), nodes)
     }
 }
 

@@ -5,7 +5,7 @@
 //! before either leg solves. It never writes a user's node: each leg reaches for a goal the grounder hands it on the
 //! Rust side (`DrivenLeg::solve_toward`), in place of its target; the hips get a position offset the grounder owns
 //! and the foot bones a rotation, both remembered and put back when it is disabled, leaves the tree or runs in the
-//! editor (where it writes nothing). Its state and the steps of its frame are in `grounder_state.rs`.
+//! editor (where it writes nothing). Its state and the steps of its frame are in `foot_grounder_2d/state.rs`.
 
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
@@ -13,17 +13,18 @@ use godot::prelude::*;
 use reach2d_core::Vec2;
 use reach2d_core::ground::{GroundSettings, hips_drop, max_step, step_value};
 
-use crate::drive::DrivenLeg;
-use crate::editor::in_editor;
-use crate::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
-use crate::grounder_state::{AnimatedLimb, GrounderState, LegReading};
-use crate::io::convert::{vec2, vector2};
+use crate::engine::convert::{vec2, vector2};
+use crate::engine::editor::in_editor;
+use crate::engine::slot::{Slot, in_tree, live, slot};
+use crate::nodes::foot_grounder_2d::state::{AnimatedLimb, GrounderState, LegReading};
+use crate::nodes::legs::drive::DrivenLeg;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
+use crate::physics::queries::Filter;
 use crate::problem::Problem;
-use crate::slot::{Slot, in_tree, live, slot};
-use crate::world_queries::Filter;
+use crate::runtime::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
 
-mod setup;
+mod check;
+pub mod state;
 
 /// Puts the feet of one or two [TwoBoneIk2D] legs on the ground of the physics world: each foot's ray finds the
 /// ground under where the animation put the foot, the leg reaches for that point, the foot bone turns to the
@@ -452,7 +453,7 @@ impl FootGrounder2D {
         if leg == 0 { &self.first_leg } else { &self.second_leg }
     }
 
-    fn foot(&self, index: i64) -> Option<&crate::grounder_state::Foot> {
+    fn foot(&self, index: i64) -> Option<&crate::nodes::foot_grounder_2d::state::Foot> {
         let foot = usize::try_from(index).ok().and_then(|i| self.state.feet.get(i));
         if foot.is_none() {
             godot_error!("FootGrounder2D: leg index {index} is not 0 or 1");

@@ -4,7 +4,7 @@
 //!
 //! A helper node like `FootGrounder2D`: it owns no bones, hands each leg its goal on the Rust side (the user's
 //! targets are never moved), and marks its legs driven so their own ticks rest. Its state and the steps of its frame
-//! are in `stepper_state.rs`; the planning is `reach2d_core::stepper`'s.
+//! are in `leg_stepper_2d/state.rs`; the planning is `reach2d_core::stepper`'s.
 
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{INode2D, Node2D};
@@ -13,19 +13,20 @@ use reach2d_core::Vec2;
 use reach2d_core::ground::max_step;
 use reach2d_core::stepper::{StepEvent, StepSettings};
 
-use crate::checked;
-use crate::editor::in_editor;
-use crate::frame::{RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, take_runtime_priority, uncounted};
-use crate::gizmo::{self, StepGizmo};
-use crate::io::convert::{affine, vector2};
-use crate::legs::Creature;
+use crate::engine::convert::{affine, vector2};
+use crate::engine::editor::in_editor;
+use crate::nodes::leg_stepper_2d::state::body::BodyLimits;
+use crate::nodes::leg_stepper_2d::state::{GroundSettings, Motion, StepperState, usable};
+use crate::nodes::legs::Creature;
+use crate::physics::queries::Filter;
 use crate::problem::Problem;
-use crate::stepper_state::body::BodyLimits;
-use crate::stepper_state::{GroundSettings, Motion, StepperState, usable};
-use crate::world_queries::Filter;
+use crate::runtime::checked;
+use crate::runtime::frame::{RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, take_runtime_priority, uncounted};
+use crate::runtime::gizmo::{self, StepGizmo};
 
+mod check;
 mod readout;
-mod setup;
+pub mod state;
 
 /// Makes legs walk by themselves: each foot stays planted until its home (where it rests under the moving body)
 /// has drifted more than [member step_distance] away, then lifts along an arc to a point ahead on the ground. Legs
@@ -421,7 +422,7 @@ impl LegStepper2D {
     }
 
     /// The legs marked and resolved → this node's transform and up → the homes → the motion since the last frame →
-    /// the walk (rays through `stepper_state.rs`) → the body leaned → each leg solved toward its foot's goal.
+    /// the walk (rays through `leg_stepper_2d/state.rs`) → the body leaned → each leg solved toward its foot's goal.
     fn walk_frame(&mut self, delta: f64, preview: bool) -> Result<(), Problem> {
         self.state.active = true;
         self.mark_legs();

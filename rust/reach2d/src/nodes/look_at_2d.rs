@@ -4,13 +4,13 @@ use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{Vec2, signed_angle, solve_look_at};
 
-use crate::frame::{BoneDriver, NodeState, Solved};
-use crate::gizmo;
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
-use crate::limits::AngleLimits;
 use crate::problem::Problem;
-use crate::setup::{self, Slots};
+use crate::runtime::frame::{BoneDriver, NodeState, Solved};
+use crate::runtime::gizmo;
+use crate::runtime::limits::AngleLimits;
+use crate::runtime::setup::{self, Slots};
 
 /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
 ///

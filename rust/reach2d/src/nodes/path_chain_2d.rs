@@ -1,5 +1,7 @@
 //! `PathChain2D`: a chain of Bone2D nodes laid along a `Path2D`'s curve (`reach2d_core::path_fit`).
 
+pub mod state;
+
 use godot::classes::{Bone2D, INode2D, Node2D, Path2D};
 use godot::meta::GodotConvert;
 use godot::meta::shape::GodotShape;
@@ -7,16 +9,16 @@ use godot::prelude::*;
 use godot::register::property::{Export, Var};
 use reach2d_core::{ChainLimits, PathFitSettings, Vec2};
 
-use crate::checked::{self, Choice};
-use crate::frame::{BoneDriver, NodeState, Solved};
-use crate::gizmo;
+use crate::engine::slot::{Slot, slot};
 use crate::io::bones::{self, Start, TipEnd};
 use crate::io::chain::Shape;
-use crate::limits::AngleLimits;
-use crate::path_chain_state::{self, PathState};
 use crate::problem::Problem;
-use crate::setup::{self, Slots};
-use crate::slot::{Slot, slot};
+use crate::runtime::checked::{self, Choice};
+use crate::runtime::frame::{BoneDriver, NodeState, Solved};
+use crate::runtime::gizmo;
+use crate::runtime::limits::AngleLimits;
+use crate::runtime::setup::{self, Slots};
+use state::PathState;
 
 /// Lays a chain of [Bone2D] nodes along the curve of a [Path2D]: a snake, a worm or a centipede following a path, a
 /// tentacle or a whip swept along a drawn curve, a train of segments, a scarf along a spline.
@@ -201,13 +203,13 @@ impl PathChain2D {
         bones
             .pose
             .place_joints(|_, joints| travel.fit(polyline, joints, &chain_limits, &settings, wanted, delta))
-            .map_err(path_chain_state::problem)?;
+            .map_err(state::problem)?;
         bones::write(bones, weight, limits, f32::INFINITY)?;
         if let Some(position) = root_position {
             bones::write_root_position(bones, position);
         }
         let error = bones::drawn_pose(bones)
-            .map_or(0.0, |(pose, rotations)| path_chain_state::written_error(pose, rotations, &path.wanted));
+            .map_or(0.0, |(pose, rotations)| state::written_error(pose, rotations, &path.wanted));
         Ok(Solved { error, iterations: 1 })
     }
 

@@ -6,7 +6,6 @@ use godot::classes::{Node, Object};
 use godot::prelude::*;
 
 use crate::batch::{Member, Members, Memo, Run, run_node};
-use crate::frame::BoneDriver;
 use crate::io::tree_watch;
 use crate::nodes::ccd_chain_2d::CcdChain2D;
 use crate::nodes::copy_transform_2d::CopyTransform2D;
@@ -16,6 +15,7 @@ use crate::nodes::look_at_2d::LookAt2D;
 use crate::nodes::path_chain_2d::PathChain2D;
 use crate::nodes::spring_chain_2d::SpringChain2D;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
+use crate::runtime::frame::BoneDriver;
 
 /// Functions that work on many Reach2D nodes at once.
 ///

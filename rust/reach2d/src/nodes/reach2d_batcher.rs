@@ -6,7 +6,7 @@ use godot::classes::{INode, Node};
 use godot::prelude::*;
 
 use crate::batch;
-use crate::frame::{RUNTIME_PROCESS_PRIORITY, Tick};
+use crate::runtime::frame::{RUNTIME_PROCESS_PRIORITY, Tick};
 
 /// The hidden node that runs the automatic batch: an internal child of the tree's root at the IK nodes' run-time
 /// priority, processing always (each member still obeys pause and its own `process_mode`). Made and added by the

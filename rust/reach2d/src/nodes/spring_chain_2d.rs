@@ -1,23 +1,25 @@
 //! `SpringChain2D`: secondary motion. A chain of Bone2D nodes follows its animated or IK pose through damped
 //! rotational springs (`reach2d_core::spring`), for hair, tails, capes and antennae.
 
+pub mod state;
+
 use glam::Affine2;
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{SpringCollider, SpringSettings};
 
-use crate::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick};
-use crate::gizmo;
+use crate::engine::convert::vec2;
 use crate::io::ancestors;
 use crate::io::bones::{self, Start, TipEnd};
 use crate::io::chain::Shape;
-use crate::io::convert::vec2;
-use crate::limits::AngleLimits;
+use crate::nodes::spring_chain_2d::state::Simulation;
+use crate::physics::queries::{Filter, WorldQueries};
 use crate::problem::Problem;
-use crate::setup::{self, Slots};
-use crate::spring_state::Simulation;
-use crate::world_queries::{Filter, WorldQueries};
+use crate::runtime::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick};
+use crate::runtime::gizmo;
+use crate::runtime::limits::AngleLimits;
+use crate::runtime::setup::{self, Slots};
 
 /// Turns a chain of [Bone2D] nodes so that it follows its animated (or IK) pose through damped springs: hair, tails,
 /// capes and antennae that lag behind the body, swing under gravity and wind, overshoot and settle.

@@ -6,14 +6,14 @@ use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{BendSide, LimbAim, LimbStretch, Vec2, solve_limb};
 
-use crate::drive::{self, Drive, DrivenLeg};
-use crate::frame::{BoneDriver, NodeState, Solved};
-use crate::gizmo;
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
-use crate::limits::AngleLimits;
+use crate::nodes::legs::drive::{self, Drive, DrivenLeg};
 use crate::problem::Problem;
-use crate::setup::{self, Setup, Slots};
+use crate::runtime::frame::{BoneDriver, NodeState, Solved};
+use crate::runtime::gizmo;
+use crate::runtime::limits::AngleLimits;
+use crate::runtime::setup::{self, Setup, Slots};
 
 /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
 /// in one step (law of cosines).

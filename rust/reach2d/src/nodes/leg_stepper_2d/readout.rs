@@ -6,7 +6,7 @@ use reach2d_core::Vec2;
 use reach2d_core::stepper::StepFoot;
 
 use super::LegStepper2D;
-use crate::io::convert::vector2;
+use crate::engine::convert::vector2;
 
 #[godot_api(secondary)]
 impl LegStepper2D {

@@ -1,18 +1,21 @@
 //! The legs a helper node drives (`FootGrounder2D`, `LegStepper2D`): which classes can be a leg ([`Leg`]), and
 //! telling each named leg that it is driven ([`LegMarks`]). What a leg keeps of it is `drive.rs`'s.
 
+pub mod body_offset;
+pub mod drive;
+
 use godot::builtin::Array;
 use godot::classes::{Node, Node2D};
 use godot::obj::{Gd, InstanceId};
 use reach2d_core::Vec2;
 use reach2d_core::stepper::LegReach;
 
-use crate::drive::DrivenLeg;
-use crate::frame::{self, BoneDriver, NodeFields, uncounted};
 use crate::nodes::ccd_chain_2d::CcdChain2D;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;
+use crate::nodes::legs::drive::DrivenLeg;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
+use crate::runtime::frame::{self, BoneDriver, NodeFields, uncounted};
 
 /// A node that can be a leg: a two-bone limb or a chain of any length.
 #[derive(Clone)]

@@ -9,9 +9,9 @@ use godot::prelude::*;
 use reach2d_core::Vec2;
 use reach2d_core::copy_transform::{BoneFrame, Copied, CopyError, LocalPose, SourceReading, Turns, read_source};
 
-use crate::copy_choices::Space;
-use crate::io::convert::{affine, vec2, vector2};
+use crate::engine::convert::{affine, vec2, vector2};
 use crate::io::written::Overwritten;
+use crate::nodes::copy_transform_2d::choices::Space;
 use crate::problem::Problem;
 
 /// Which of the bone's properties a copy writes: those whose amount is above 0.

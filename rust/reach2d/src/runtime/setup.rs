@@ -10,11 +10,11 @@ use godot::classes::{Bone2D, Node2D, Skeleton2D};
 use godot::prelude::*;
 use reach2d_core::{TipDirection, Vec2};
 
+use crate::engine::convert::vec2;
+use crate::engine::slot::{Slot, live, slot};
 use crate::io::bones::{self, Bones};
 use crate::io::chain::{Shape, slots};
-use crate::io::convert::vec2;
 use crate::problem::Problem;
-use crate::slot::{Slot, live, slot};
 use godot::obj::InstanceId;
 
 /// What a good setup check found, for the solve that follows: the target's global position and the pole's, if set.

@@ -6,7 +6,7 @@
 pub mod ancestors;
 pub mod bones;
 pub mod chain;
-pub mod convert;
+pub mod pose;
 pub mod pose_memory;
 pub mod stretch;
 pub mod tree_watch;

@@ -13,12 +13,12 @@ use godot::obj::WithBaseField;
 use godot::prelude::*;
 use godot::register::property::{Export, Var};
 
-use crate::character_weight::CharacterLink;
-use crate::checked::{self, Choice};
-use crate::editor::in_editor;
+use crate::engine::editor::in_editor;
 use crate::io::bones::{self, Bones};
 use crate::io::tree_watch;
 use crate::problem::{Problem, Problems};
+use crate::runtime::character_link::CharacterLink;
+use crate::runtime::checked::{self, Choice};
 
 /// When a node solves by itself: the `update_mode` property (Godot sees an `int`; see `checked.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -186,7 +186,7 @@ pub fn reset<T: BoneDriver>(node: &mut T) {
 /// allocations (there must be none).
 pub fn counted<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(any(debug_assertions, feature = "bench"))]
-    return crate::debug_alloc::count_in(f);
+    return crate::debug::alloc::count_in(f);
     #[cfg(not(any(debug_assertions, feature = "bench")))]
     f()
 }
@@ -194,7 +194,7 @@ pub fn counted<R>(f: impl FnOnce() -> R) -> R {
 /// Runs `f` (godot-rust's call layer inside [`counted`] code: a `bind_mut`) without counting its allocations.
 pub fn uncounted<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(any(debug_assertions, feature = "bench"))]
-    return crate::debug_alloc::uncount(f);
+    return crate::debug::alloc::uncount(f);
     #[cfg(not(any(debug_assertions, feature = "bench")))]
     f()
 }

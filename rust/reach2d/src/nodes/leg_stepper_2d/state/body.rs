@@ -8,10 +8,10 @@ use reach2d_core::ground::step_value;
 use reach2d_core::stepper::{BodyFit, BodyLean, LegReach, fit_body, local_turn, raise_within_reach};
 
 use super::StepperState;
-use crate::body_offset::{PositionOffset, RotationOffset};
-use crate::io::convert::{affine, vec2};
+use crate::engine::convert::{affine, vec2};
+use crate::engine::slot::{Slot, in_tree, live, slot};
+use crate::nodes::legs::body_offset::{PositionOffset, RotationOffset};
 use crate::problem::Problem;
-use crate::slot::{Slot, in_tree, live, slot};
 
 impl StepperState {
     /// The global offset `body` carries now (ours while its position is still what we wrote), after checking it

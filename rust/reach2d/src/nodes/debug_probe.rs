@@ -1,75 +1,9 @@
-//! Debug builds (and release builds with the `bench` feature) only: counts the extension's own heap allocations, so
-//! a test or the benchmark in Godot can prove that solving allocates nothing per frame in steady state. Shipped
-//! release builds use the system allocator untouched.
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+//! `Reach2DDebug`: the counters and switches Reach2D's own tests and benchmarks read through Godot (debug and
+//! bench builds only).
 
 use godot::prelude::*;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-/// Allocations made while Reach2D's own per-frame code ran (see [`count_in`]).
-static IN_NODES: AtomicU64 = AtomicU64::new(0);
-
-/// Bone rotations written (`set_rotation` calls) since the library was loaded.
-static BONE_WRITES: AtomicU64 = AtomicU64::new(0);
-
-/// Counts one `set_rotation` of a bone.
-pub fn count_bone_write() {
-    BONE_WRITES.fetch_add(1, Ordering::Relaxed);
-}
-
-/// Allocations made inside [`uncount`] since the library was loaded.
-static EXCLUDED: AtomicU64 = AtomicU64::new(0);
-
-/// Runs `f`, adding the heap allocations it makes (but those inside [`uncount`]) to the per-frame count the tests
-/// read.
-pub fn count_in<R>(f: impl FnOnce() -> R) -> R {
-    let (before, excluded) = (ALLOCATIONS.load(Ordering::Relaxed), EXCLUDED.load(Ordering::Relaxed));
-    let result = f();
-    let made = ALLOCATIONS.load(Ordering::Relaxed) - before;
-    let left_out = EXCLUDED.load(Ordering::Relaxed) - excluded;
-    IN_NODES.fetch_add(made.saturating_sub(left_out), Ordering::Relaxed);
-    result
-}
-
-/// Runs `f` inside [`count_in`] without counting its allocations: godot-rust's own (a `bind_mut`'s borrow tracker
-/// in debug builds), not the node's.
-pub fn uncount<R>(f: impl FnOnce() -> R) -> R {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    let result = f();
-    EXCLUDED.fetch_add(ALLOCATIONS.load(Ordering::Relaxed) - before, Ordering::Relaxed);
-    result
-}
-
-/// The system allocator, counting every allocation and reallocation.
-struct CountingAllocator;
-
-// SAFETY: every call is forwarded unchanged to the system allocator; counting touches only an atomic.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
+use crate::debug::alloc;
 
 /// Diagnostics for Reach2D's own tests and benchmarks; present in debug and bench builds of the extension only.
 #[derive(GodotClass)]
@@ -91,21 +25,21 @@ impl Reach2DDebug {
     /// How many heap allocations the extension's Rust code has made since it was loaded (debug and bench builds only).
     #[func]
     pub fn rust_heap_allocations() -> i64 {
-        ALLOCATIONS.load(Ordering::Relaxed) as i64
+        alloc::allocations() as i64
     }
 
     /// How many of those were made inside the nodes' own per-frame code (process callbacks and [code]solve()[/code]:
     /// reading the bones, solving, writing rotations), as opposed to the godot-rust call layer around it.
     #[func]
     pub fn node_heap_allocations() -> i64 {
-        IN_NODES.load(Ordering::Relaxed) as i64
+        alloc::allocations_in_nodes() as i64
     }
 
     /// [code]true[/code] when the address Reach2D takes from godot-rust for [param object] (to prefetch it) is the
     /// engine's own pointer to it: a check that a godot-rust update did not change that hidden API.
     #[func]
     pub fn object_address_is_engine_object(object: Gd<Object>) -> bool {
-        crate::prefetch::address_is_engine_object(&object)
+        crate::batch::prefetch::address_is_engine_object(&object)
     }
 
     /// [code]true[/code] makes every [SpringChain2D] answer its colliders' queries with the physics engine's
@@ -113,34 +47,34 @@ impl Reach2DDebug {
     /// lets the local narrow phase answer. For tests and benchmarks comparing the two.
     #[func]
     pub fn set_spring_engine_queries(on: bool) {
-        crate::world_queries::force_engine_queries(on);
+        crate::physics::queries::force_engine_queries(on);
     }
 
     /// How many [SpringChain2D] steps with something near had their colliders answered by the local narrow phase
     /// since the library was loaded.
     #[func]
     pub fn spring_local_steps() -> i64 {
-        crate::world_queries::query_counts()[0] as i64
+        crate::physics::queries::query_counts()[0] as i64
     }
 
     /// How many such steps the physics engine answered (forced, or a shape the local narrow phase cannot hold).
     #[func]
     pub fn spring_engine_steps() -> i64 {
-        crate::world_queries::query_counts()[1] as i64
+        crate::physics::queries::query_counts()[1] as i64
     }
 
     /// How many single queries of locally answered steps went to the engine (they reached outside the bounding
     /// circle the local shapes were gathered in).
     #[func]
     pub fn spring_engine_queries() -> i64 {
-        crate::world_queries::query_counts()[2] as i64
+        crate::physics::queries::query_counts()[2] as i64
     }
 
     /// How many shapes the local narrow phase has read from the physics server (one bounding query per chain and
     /// step returns them).
     #[func]
     pub fn spring_shapes_read() -> i64 {
-        crate::world_queries::query_counts()[3] as i64
+        crate::physics::queries::query_counts()[3] as i64
     }
 
     /// How many setup checks ran in full (the structural part included) since the library was loaded.
@@ -167,6 +101,6 @@ impl Reach2DDebug {
     /// a rotation the bone already holds is not written.
     #[func]
     pub fn bone_writes() -> i64 {
-        BONE_WRITES.load(Ordering::Relaxed) as i64
+        alloc::bone_writes() as i64
     }
 }

@@ -20,7 +20,7 @@
 //! `CollisionObject2D` (a `TileMapLayer`'s tiles: whether a tile's polygon is one-way cannot be read per shape). A
 //! single query that reaches outside the bounding circle (the local world holds only what that circle touched) is
 //! also asked of the engine. Body or area is told by the collider's class (an `area_*` call on a body prints
-//! errors). Disabled shapes are skipped. [`Reach2DDebug`](crate::debug_alloc) can force the engine path and counts
+//! errors). Disabled shapes are skipped. [`Reach2DDebug`](crate::debug::alloc) can force the engine path and counts
 //! which path each step took, so the tests compare the two.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -36,7 +36,7 @@ use godot::prelude::ToGodot;
 use reach2d_core::ground::up_from_gravity;
 use reach2d_core::{LocalWorld, SpringCollider, Vec2};
 
-use crate::io::convert::{affine, vec2, vector2};
+use crate::engine::convert::{affine, vec2, vector2};
 
 /// Most shapes the bounding query returns for the local narrow phase; a step that finds this many asks the engine.
 pub const MAX_SHAPES: i32 = 32;

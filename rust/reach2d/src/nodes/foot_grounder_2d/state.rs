@@ -12,16 +12,16 @@ use reach2d_core::ground::{
 };
 use reach2d_core::{SpringCollider, Vec2};
 
-use crate::body_offset::PositionOffset;
-use crate::character_weight::CharacterLink;
-use crate::frame::BoneDriver;
-use crate::io::convert::affine;
+use crate::engine::convert::affine;
+use crate::engine::slot::{Slot, in_tree, live, slot};
 use crate::io::written::Overwritten;
-use crate::legs::LegMarks;
+use crate::nodes::legs::LegMarks;
+use crate::nodes::legs::body_offset::PositionOffset;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
+use crate::physics::queries::{Filter, WorldQueries, world_up};
 use crate::problem::{Problem, Problems};
-use crate::slot::{Slot, in_tree, live, slot};
-use crate::world_queries::{Filter, WorldQueries, world_up};
+use crate::runtime::character_link::CharacterLink;
+use crate::runtime::frame::BoneDriver;
 
 /// Everything `FootGrounder2D` keeps between frames.
 #[derive(Default)]

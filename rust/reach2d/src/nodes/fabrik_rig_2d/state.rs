@@ -6,11 +6,11 @@ use godot::classes::{Bone2D, CanvasItem, Node2D};
 use godot::prelude::*;
 use reach2d_core::{AngleLimit, FabrikRig, FabrikSettings, RigEffector, RigPose, SolveReport, Vec2};
 
+use crate::engine::convert::vec2;
+use crate::engine::slot::{Slot, slot};
 use crate::io::bones::{self, Bones, Start};
 use crate::io::chain::{BoneChain, Shape};
-use crate::io::convert::vec2;
 use crate::problem::Problem;
-use crate::slot::{Slot, slot};
 
 /// Everything `FabrikRig2D` keeps between solves besides its `Bones`.
 #[derive(Default)]

@@ -29,6 +29,8 @@ mod members;
 mod memo;
 mod queue;
 
+pub mod prefetch;
+
 pub use members::{Member, Members, Run, run_node};
 pub use memo::Memo;
 pub use queue::{run, set_live};
@@ -37,7 +39,7 @@ use godot::classes::Node;
 use godot::classes::notify::CanvasItemNotification;
 use godot::obj::Inherits;
 
-use crate::frame::{self, BoneDriver, RUNTIME_PROCESS_PRIORITY};
+use crate::runtime::frame::{self, BoneDriver, RUNTIME_PROCESS_PRIORITY};
 
 /// `_ready` of a batched node: `frame::ready`, then at run time, with the default priority, joins the batch.
 pub fn ready<T>(node: &mut T, priority: i32)

@@ -4,11 +4,11 @@
 use godot::classes::Node;
 use godot::obj::{Gd, WithBaseField};
 
-use crate::editor::in_editor;
-use crate::frame::uncounted;
-use crate::legs::{Leg, named_legs};
+use crate::engine::editor::in_editor;
+use crate::nodes::leg_stepper_2d::state::{check_setup, index_of};
+use crate::nodes::legs::{Leg, named_legs};
 use crate::problem::Problem;
-use crate::stepper_state::{check_setup, index_of};
+use crate::runtime::frame::uncounted;
 
 use super::LegStepper2D;
 

@@ -7,7 +7,7 @@ use godot::meta::shape::GodotShape;
 use godot::register::property::{Export, Var};
 use reach2d_core::copy_transform::{CopySpace, Property};
 
-use crate::checked::{self, Choice};
+use crate::runtime::checked::{self, Choice};
 
 /// Where `CopyTransform2D` reads its source and writes its bone (`space`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -4,12 +4,12 @@
 
 use godot::prelude::*;
 
-use crate::editor::in_editor;
-use crate::frame::uncounted;
-use crate::grounder_state::check_setup;
-use crate::legs::Leg;
+use crate::engine::editor::in_editor;
+use crate::engine::slot::live;
+use crate::nodes::foot_grounder_2d::state::check_setup;
+use crate::nodes::legs::Leg;
 use crate::problem::Problem;
-use crate::slot::live;
+use crate::runtime::frame::uncounted;
 
 use super::FootGrounder2D;
 
@@ -20,7 +20,7 @@ impl FootGrounder2D {
         self.state.marks.contested().map_or(Ok(()), |slot| Err(Problem::LegClaimed(slot as u8)))
     }
 
-    /// The setup as it stands, without touching a bone (`grounder_state::check_setup`).
+    /// The setup as it stands, without touching a bone (`state::check_setup`).
     pub(super) fn check_setup(&self) -> Result<(), Problem> {
         let legs = [&self.first_leg, &self.second_leg];
         check_setup(legs, [&self.first_foot, &self.second_foot], &self.hips)

@@ -9,7 +9,7 @@ use reach2d_core::AngleLimit;
 
 use godot::obj::WithBaseField;
 
-use crate::checked;
+use crate::runtime::checked;
 
 const PREFIX: &str = "angle_limits/bone_";
 /// More bones than any chain has; guards the slot vector against absurd indices.

@@ -9,8 +9,8 @@ use godot::prelude::*;
 use reach2d_core::write_back::ChainPose;
 use reach2d_core::{AngleLimit, FabrikRig, Vec2};
 
+use crate::engine::convert::{affine, transform2d, vector2};
 use crate::io::bones::{self, Bones};
-use crate::io::convert::{affine, transform2d, vector2};
 
 const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
 const LIMIT_COLOR: Color = Color::from_rgba(0.35, 0.85, 1.0, 0.55);
@@ -27,7 +27,7 @@ pub fn draw(
     pole: Option<&Gd<Node2D>>,
     limits: &[Option<AngleLimit>],
 ) {
-    if !crate::editor::in_editor() {
+    if !crate::engine::editor::in_editor() {
         return;
     }
     let Some((pose, rotations)) = bones::drawn_pose(bones) else { return };
@@ -83,7 +83,7 @@ pub fn draw(
 /// `PathChain2D`'s path as its chain fits it: `points` (global px, the curve as sampled and placed) and a ring where
 /// the chain enters it (`entry`); only in the editor.
 pub fn draw_path(node: &mut Gd<Node2D>, points: &[Vec2], entry: Vec2) {
-    if !crate::editor::in_editor() || points.len() < 2 {
+    if !crate::engine::editor::in_editor() || points.len() < 2 {
         return;
     }
     let Some(scale) = draw_in_global_space(node) else { return };
@@ -96,7 +96,7 @@ pub fn draw_path(node: &mut Gd<Node2D>, points: &[Vec2], entry: Vec2) {
 /// `FabrikRig2D`'s gizmo: the rig's bones as solved last (each origin to its parent's, each tip to its end) and a
 /// line from each end to its target; only in the editor.
 pub fn draw_rig(node: &mut Gd<Node2D>, rig: Option<&FabrikRig>, points: &[Vec2], targets: &[Gd<Node2D>]) {
-    if !crate::editor::in_editor() {
+    if !crate::engine::editor::in_editor() {
         return;
     }
     let Some(rig) = rig.filter(|rig| points.len() == rig.point_count()) else { return };
@@ -127,7 +127,7 @@ pub fn draw_rig(node: &mut Gd<Node2D>, rig: Option<&FabrikRig>, points: &[Vec2],
 /// `CopyTransform2D`'s gizmo: the bone it drives (its origin to its end), the source as a ring, and a dashed line
 /// from the source to the bone (the source link); only in the editor.
 pub fn draw_link(node: &mut Gd<Node2D>, source: Option<&Gd<Node2D>>, bone: Option<&Gd<Bone2D>>) {
-    if !crate::editor::in_editor() {
+    if !crate::engine::editor::in_editor() {
         return;
     }
     let Some(bone) = bone.filter(|b| b.is_instance_valid() && b.is_inside_tree()) else { return };
@@ -198,7 +198,7 @@ pub struct StepGizmo<'a> {
 /// through it (the arc from half a step behind to half a step ahead), each planted foot (a dot) and each swing's arc.
 pub fn draw_steps(node: &mut Gd<Node2D>, gizmo: &StepGizmo<'_>) {
     use reach2d_core::stepper::{FootPhase, swing_point};
-    if !crate::editor::in_editor() {
+    if !crate::engine::editor::in_editor() {
         return;
     }
     let Some(scale) = draw_in_global_space(node) else { return };

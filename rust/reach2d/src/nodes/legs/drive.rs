@@ -10,10 +10,10 @@ use godot::obj::{Gd, InstanceId};
 use reach2d_core::Vec2;
 use reach2d_core::stepper::LegReach;
 
-use crate::frame::{self, BoneDriver};
 use crate::io::bones::Bones;
 use crate::problem::Problem;
-use crate::setup::{self, Setup, Slots};
+use crate::runtime::frame::{self, BoneDriver};
+use crate::runtime::setup::{self, Setup, Slots};
 
 /// The most a chain leg's end may miss a helper's goal (px): a planted foot's end then moves less than this a frame
 /// as the body walks over it, whatever the leg's own `tolerance` (which stays for its own target).

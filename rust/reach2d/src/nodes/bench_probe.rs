@@ -10,12 +10,12 @@ use std::time::Instant;
 use godot::classes::{Bone2D, CanvasItem, Node2D};
 use godot::prelude::*;
 
-use crate::frame::counted;
+use crate::engine::convert::affine;
 use crate::io::bones::{self, Bones};
 use crate::io::chain::Shape;
-use crate::io::convert::affine;
 use crate::io::tree_watch;
-use crate::setup::{Slots, check};
+use crate::runtime::frame::counted;
+use crate::runtime::setup::{Slots, check};
 
 /// Measures the engine I/O a chain solve cannot avoid (benchmarks only; present in builds with the `bench` feature).
 #[derive(GodotClass)]

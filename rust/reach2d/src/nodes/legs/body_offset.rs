@@ -7,7 +7,7 @@ use godot::prelude::*;
 use reach2d_core::Vec2;
 use reach2d_core::ground::offset_in_parent;
 
-use crate::io::convert::{affine, vec2, vector2};
+use crate::engine::convert::{affine, vec2, vector2};
 use crate::io::written::Overwritten;
 
 /// A global offset of a node's position.

@@ -13,14 +13,13 @@ use reach2d_core::stepper::{
 };
 use reach2d_core::{SpringCollider, Vec2};
 
-use crate::body_offset::{PositionOffset, RotationOffset};
-use crate::character_weight::CharacterLink;
-use crate::io::convert::vec2;
-use crate::legs::{Leg, LegMarks};
+use crate::engine::convert::vec2;
+use crate::engine::slot::{Slot, slot};
+use crate::nodes::legs::body_offset::{PositionOffset, RotationOffset};
+use crate::nodes::legs::{Leg, LegMarks};
+use crate::physics::queries::{Filter, Space, WorldQueries, world_up};
 use crate::problem::{Problem, Problems};
-use crate::slot::{Slot, slot};
-use crate::world_queries::{Filter, Space, WorldQueries, world_up};
-
+use crate::runtime::character_link::CharacterLink;
 pub mod body;
 
 /// How far (px) a foot lands short of a wall its landing was behind, beyond its `foot_height`.

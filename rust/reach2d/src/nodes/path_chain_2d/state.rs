@@ -14,8 +14,8 @@ use godot::obj::{Gd, InstanceId};
 use reach2d_core::write_back::ChainPose;
 use reach2d_core::{AngleLimit, PathError, PathPolyline, PathTravel, Vec2};
 
+use crate::engine::convert::{affine, vec2};
 use crate::io::bones::is_collapsed;
-use crate::io::convert::{affine, vec2};
 use crate::problem::Problem;
 
 /// The path's curve and polyline, and the buffers one fit works in.
