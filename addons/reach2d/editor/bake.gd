@@ -27,7 +27,7 @@ const COPY := "CopyTransform2D"
 const HELPERS: Array[String] = ["FootGrounder2D", "LegStepper2D"]
 ## Every node class a bake runs.
 const CLASSES: Array[String] = ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "FabrikRig2D", "PathChain2D", "CopyTransform2D", "SpringChain2D", "FootGrounder2D", "LegStepper2D"]
-## The process priorities the nodes take at run time when left at 0 (rust/reach2d/src/frame.rs): the IK nodes, the
+## The process priorities the nodes take at run time when left at 0 (rust/reach2d/src/runtime/frame.rs): the IK nodes, the
 ## grounder and the stepper RUNTIME_PROCESS_PRIORITY, the springs SPRING_PROCESS_PRIORITY. The batch runs at the first, after every
 ## node of the scene at that priority (it is an internal child at the back of the tree's root).
 const RUNTIME_PRIORITY := 100
