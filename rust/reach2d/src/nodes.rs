@@ -4,6 +4,7 @@
 //! `LegStepper2D`, do with the chains they drive). Nothing outside this folder imports a node class.
 
 pub mod ccd_chain_2d;
+pub mod chain;
 pub mod character_weight_2d;
 pub mod copy_transform_2d;
 pub mod fabrik_chain_2d;

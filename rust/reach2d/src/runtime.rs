@@ -8,5 +8,6 @@ pub mod checked;
 pub mod frame;
 pub mod gizmo;
 pub mod limits;
+pub mod node_limits;
 pub mod node_property;
 pub mod setup;

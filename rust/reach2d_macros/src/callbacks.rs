@@ -54,7 +54,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "on_get_property_list",
             quote! {
                 fn on_get_property_list(&mut self) -> Vec<godot::register::info::PropertyInfo> {
-                    self.limits.property_list(self.state.bones.chain.len())
+                    self.state.limits.property_list(self.state.bones.chain.len())
                 }
             },
         ),
@@ -62,7 +62,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "on_get",
             quote! {
                 fn on_get(&self, property: godot::builtin::StringName) -> Option<godot::builtin::Variant> {
-                    crate::runtime::frame::counted(|| self.limits.get_property(&property))
+                    crate::runtime::frame::counted(|| self.state.limits.get_property(&property))
                 }
             },
         ),
@@ -70,7 +70,7 @@ fn defaults() -> Vec<(&'static str, Tokens)> {
             "on_set",
             quote! {
                 fn on_set(&mut self, property: godot::builtin::StringName, value: godot::builtin::Variant) -> bool {
-                    crate::runtime::frame::counted(|| self.limits.set_property(&property, &value))
+                    crate::runtime::frame::counted(|| self.state.limits.set_property(&property, &value))
                 }
             },
         ),

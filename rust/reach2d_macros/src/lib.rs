@@ -68,6 +68,47 @@ pub fn callbacks(args: TokenStream, item: TokenStream) -> TokenStream {
     callbacks::expand(item.into()).unwrap_or_else(|e| e).into()
 }
 
+/// `#[derive(NodeFields)]`: implements `crate::runtime::frame::NodeFields` for a node class by reading the fields
+/// every bone-driving node has, by name: `enabled`, `update_mode`, `editor_preview`, `last_error`,
+/// `last_iterations` and `state`. Nothing else.
+#[proc_macro_derive(NodeFields)]
+pub fn derive_node_fields(item: TokenStream) -> TokenStream {
+    match venial::parse_item(item.into()) {
+        Ok(venial::Item::Struct(item)) => node_fields(&item.name).into(),
+        _ => error("#[derive(NodeFields)] goes on a node class's struct").into(),
+    }
+}
+
+/// On a node class's `#[godot_api] impl` block: replaces each doc comment `/// @shared KEY` on its functions and
+/// constants by the help text `KEY` of `rust/reach2d/src/nodes/shared_docs.md`. Nothing else.
+#[proc_macro_attribute]
+pub fn shared_docs(args: TokenStream, item: TokenStream) -> TokenStream {
+    if !args.is_empty() {
+        return error("#[shared_docs] takes no arguments").into();
+    }
+    expand_shared_docs(item.into()).unwrap_or_else(|e| e).into()
+}
+
+fn expand_shared_docs(item: Tokens) -> Result<Tokens, Tokens> {
+    let shared = docs::SharedDocs::load()?;
+    let mut block = match venial::parse_item(item) {
+        Ok(venial::Item::Impl(block)) => block,
+        _ => return Err(error("#[shared_docs] goes on an impl block")),
+    };
+    for member in block.body_items.iter_mut() {
+        match member {
+            venial::ImplMember::AssocFunction(function) => shared.replace_in(&mut function.attributes)?,
+            venial::ImplMember::AssocConstant(constant) => shared.replace_in(&mut constant.attributes)?,
+            _ => {}
+        }
+    }
+    let tracking = shared.tracking();
+    Ok(quote! {
+        #block
+        #tracking
+    })
+}
+
 /// The name of the `macro_rules!` that carries `class`'s setters from its struct to its impl block.
 fn setters_macro(class: &impl ToString) -> proc_macro2::Ident {
     quote::format_ident!("__reach2d_setters_of_{}", class.to_string())
@@ -166,17 +207,6 @@ fn node_fields(class: &proc_macro2::Ident) -> Tokens {
                 self.last_iterations = solved.iterations;
             }
         }
-        impl crate::runtime::limits::Limited for #class {
-            fn angle_limits(&mut self) -> &mut crate::runtime::limits::AngleLimits {
-                &mut self.limits
-            }
-            fn angle_limits_ref(&self) -> &crate::runtime::limits::AngleLimits {
-                &self.limits
-            }
-            fn limited_bones(&self) -> usize {
-                self.state.bones.chain.len()
-            }
-        }
     }
 }
 
@@ -230,17 +260,17 @@ fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Token
                 #set
                 #[func]
                 pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
-                    crate::runtime::limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+                    crate::runtime::node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
                 }
                 #clear
                 #[func]
                 pub fn clear_angle_limits(&mut self, bone_index: i64) {
-                    crate::runtime::limits::set_angle_limits(self, bone_index, None);
+                    crate::runtime::node_limits::set_angle_limits(self, bone_index, None);
                 }
                 #has
                 #[func]
                 pub fn has_angle_limits(&self, bone_index: i64) -> bool {
-                    crate::runtime::limits::has_angle_limits(self, bone_index)
+                    crate::runtime::node_limits::has_angle_limits(self, bone_index)
                 }
             }
         }

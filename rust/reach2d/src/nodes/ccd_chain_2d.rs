@@ -7,11 +7,10 @@ use reach2d_core::{Aim, CcdSettings, Vec2};
 
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
-use crate::nodes::legs::drive::{self, Drive, DrivenLeg};
+use crate::nodes::chain::drive::{self, Drive, DrivenLeg};
 use crate::problem::Problem;
 use crate::runtime::frame::{BoneDriver, NodeState, Solved};
 use crate::runtime::gizmo;
-use crate::runtime::limits::AngleLimits;
 use crate::runtime::setup::{self, Setup, Slots};
 
 /// Turns a chain of [Bone2D] nodes so that its end reaches [member target], with CCD (Cyclic Coordinate Descent).
@@ -90,7 +89,6 @@ pub struct CcdChain2D {
 
     /// What a `LegStepper2D` asks of this chain as a leg (nothing unless one names it).
     drive: Drive,
-    limits: AngleLimits,
     state: NodeState,
     base: Base<Node2D>,
 }
@@ -104,7 +102,7 @@ impl CcdChain2D {}
 impl INode2D for CcdChain2D {
     fn draw(&mut self) {
         let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
-        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.limits.active());
+        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.state.limits.active());
     }
 }
 
@@ -138,7 +136,7 @@ impl BoneDriver for CcdChain2D {
             max_angle_step,
         };
         let bones = &mut self.state.bones;
-        let limits = bones::chain_limits(bones, self.limits.active());
+        let limits = bones::chain_limits(bones, self.state.limits.active());
         bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight))?;
         let report = bones.pose.solve(&settings, Aim { goal, pole, tip }, limits).map_err(Problem::Solver)?;
         let effector = bones::write(bones, weight, limits, motion.max_step)?;

@@ -27,7 +27,6 @@ use crate::nodes::copy_transform_2d::state::{Channels, CopyState};
 use crate::problem::Problem;
 use crate::runtime::frame::{BoneDriver, NodeState, Solved, UpdateMode};
 use crate::runtime::gizmo;
-use crate::runtime::limits::AngleLimits;
 use crate::runtime::setup::{self, Slots};
 
 /// Makes [member bone] follow [member source]: its rotation, position and scale copied, each with its own amount
@@ -256,7 +255,6 @@ pub struct CopyTransform2D {
     #[var(no_set)]
     last_iterations: i32,
 
-    limits: AngleLimits,
     state: NodeState,
     /// The bone's memories, the source's cast.
     copy: CopyState,
@@ -438,7 +436,7 @@ impl CopyTransform2D {
                 scale: self.scale_amount,
             },
             weight: self.weight * self.state.character.weight(),
-            limit: self.limits.active().first().copied().flatten(),
+            limit: self.state.limits.active().first().copied().flatten(),
         }
     }
 

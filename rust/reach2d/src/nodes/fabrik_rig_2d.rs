@@ -11,7 +11,6 @@ use reach2d_core::FabrikSettings;
 use crate::batch;
 use crate::problem::Problem;
 use crate::runtime::frame::{self, BoneDriver, NodeState, Solved};
-use crate::runtime::limits::AngleLimits;
 use crate::runtime::{checked, gizmo};
 use effectors::{Given, PendingPaths, Side};
 use state::{Effectors, RigState};
@@ -102,7 +101,6 @@ pub struct FabrikRig2D {
     rig: RigState,
     /// `tip_bones` and `targets` given as node paths, until they resolve.
     pending: PendingPaths,
-    limits: AngleLimits,
     state: NodeState,
     base: Base<Node2D>,
 }
@@ -212,7 +210,7 @@ impl INode2D for FabrikRig2D {
         gizmo::draw_rig(&mut self.to_gd().upcast(), rig.solver(), rig.points(), rig.targets());
     }
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
-        frame::counted(|| self.set_untyped(&property, &value) || self.limits.set_property(&property, &value))
+        frame::counted(|| self.set_untyped(&property, &value) || self.state.limits.set_property(&property, &value))
     }
 }
 
@@ -292,7 +290,7 @@ impl BoneDriver for FabrikRig2D {
         self.check_setup()?;
         let settings = FabrikSettings { max_iterations: self.max_iterations as u32, tolerance: self.tolerance };
         let weight = self.weight * self.state.character.weight();
-        let (report, error) = self.rig.solve(&mut self.state.bones, weight, self.limits.active(), &settings)?;
+        let (report, error) = self.rig.solve(&mut self.state.bones, weight, self.state.limits.active(), &settings)?;
         Ok(Solved { error, iterations: report.iterations as i32 })
     }
 }

@@ -2,7 +2,6 @@
 //! telling each named leg that it is driven ([`LegMarks`]). What a leg keeps of it is `drive.rs`'s.
 
 pub mod body_offset;
-pub mod drive;
 
 use godot::builtin::Array;
 use godot::classes::{Node, Node2D};
@@ -11,8 +10,8 @@ use reach2d_core::Vec2;
 use reach2d_core::stepper::LegReach;
 
 use crate::nodes::ccd_chain_2d::CcdChain2D;
+use crate::nodes::chain::drive::DrivenLeg;
 use crate::nodes::fabrik_chain_2d::FabrikChain2D;
-use crate::nodes::legs::drive::DrivenLeg;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
 use crate::problem::Problem;
 use crate::runtime::frame::{self, BoneDriver, NodeFields, uncounted};

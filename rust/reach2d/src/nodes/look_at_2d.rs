@@ -9,7 +9,6 @@ use crate::io::chain::Shape;
 use crate::problem::Problem;
 use crate::runtime::frame::{BoneDriver, NodeState, Solved};
 use crate::runtime::gizmo;
-use crate::runtime::limits::AngleLimits;
 use crate::runtime::setup::{self, Slots};
 
 /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
@@ -53,7 +52,6 @@ pub struct LookAt2D {
     #[var(no_set)]
     last_iterations: i32,
 
-    limits: AngleLimits,
     state: NodeState,
     base: Base<Node2D>,
 }
@@ -67,7 +65,7 @@ impl LookAt2D {}
 impl INode2D for LookAt2D {
     fn draw(&mut self) {
         let target = self.target.as_ref();
-        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, None, self.limits.active());
+        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, None, self.state.limits.active());
     }
 }
 
@@ -85,7 +83,7 @@ impl BoneDriver for LookAt2D {
         let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
         let weight = self.weight * self.state.character.weight();
         let bones = &mut self.state.bones;
-        let limits = bones::chain_limits(bones, self.limits.active());
+        let limits = bones::chain_limits(bones, self.state.limits.active());
         bones::read(bones, TipEnd::Direction(self.angle_offset), Start::new(motion.from_rest, weight))?;
         let origin = bones.pose.place_joints(|_, joints| look_at(joints, goal))?;
         let effector = bones::write(bones, weight, limits, motion.max_step)?;

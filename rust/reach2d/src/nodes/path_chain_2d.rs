@@ -16,7 +16,6 @@ use crate::problem::Problem;
 use crate::runtime::checked::{self, Choice};
 use crate::runtime::frame::{BoneDriver, NodeState, Solved};
 use crate::runtime::gizmo;
-use crate::runtime::limits::AngleLimits;
 use crate::runtime::setup::{self, Slots};
 use state::PathState;
 
@@ -108,7 +107,6 @@ pub struct PathChain2D {
     last_iterations: i32,
 
     path_state: PathState,
-    limits: AngleLimits,
     state: NodeState,
     base: Base<Node2D>,
 }
@@ -131,7 +129,7 @@ impl INode2D for PathChain2D {
         let mut node = self.to_gd().upcast();
         let polyline = &self.path_state.polyline;
         gizmo::draw_path(&mut node, polyline.points(), polyline.point(polyline.cursor_at(self.offset)));
-        gizmo::draw(&mut node, &self.state.bones, None, None, self.limits.active());
+        gizmo::draw(&mut node, &self.state.bones, None, None, self.state.limits.active());
     }
 }
 
@@ -170,7 +168,7 @@ impl PathChain2D {
         let following = self.mode == PathMode::Follow;
         let settings = PathFitSettings { offset: self.offset, tip_along_tangent: self.tip_follows_tangent };
         let (bones, path) = (&mut self.state.bones, &mut self.path_state);
-        let limits = bones::chain_limits(bones, self.limits.active());
+        let limits = bones::chain_limits(bones, self.state.limits.active());
         let authored = bones::authored_root_position(bones, following);
         bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(false, weight), |poses| {
             if let (Some(position), Some(root)) = (authored, poses.first_mut()) {

@@ -18,7 +18,6 @@ use crate::physics::queries::{Filter, WorldQueries};
 use crate::problem::Problem;
 use crate::runtime::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick};
 use crate::runtime::gizmo;
-use crate::runtime::limits::AngleLimits;
 use crate::runtime::setup::{self, Slots};
 
 /// Turns a chain of [Bone2D] nodes so that it follows its animated (or IK) pose through damped springs: hair, tails,
@@ -146,7 +145,6 @@ pub struct SpringChain2D {
     queries: Option<WorldQueries>,
     /// The simulation's state and buffers.
     simulation: Simulation,
-    limits: AngleLimits,
     state: NodeState,
     base: Base<Node2D>,
 }
@@ -202,7 +200,7 @@ impl INode2D for SpringChain2D {
         frame::notification(self, what);
     }
     fn draw(&mut self) {
-        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, None, None, self.limits.active());
+        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, None, None, self.state.limits.active());
     }
 }
 
@@ -242,7 +240,7 @@ impl SpringChain2D {
             self.queries.get_or_insert_with(WorldQueries::new).in_space_of(node, filter)
         });
         let bones = &mut self.state.bones;
-        let limits = bones::chain_limits(bones, self.limits.active());
+        let limits = bones::chain_limits(bones, self.state.limits.active());
         // The goal: each bone's last rotation the spring did not write (the animation's, the IK's, a script's).
         bones::read(bones, TipEnd::BoneLength, Start::UNWRITTEN)?;
         let teleport_distance = self.teleport_distance;

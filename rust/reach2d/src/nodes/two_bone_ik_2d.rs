@@ -8,11 +8,10 @@ use reach2d_core::{BendSide, LimbAim, LimbStretch, Vec2, solve_limb};
 
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
-use crate::nodes::legs::drive::{self, Drive, DrivenLeg};
+use crate::nodes::chain::drive::{self, Drive, DrivenLeg};
 use crate::problem::Problem;
 use crate::runtime::frame::{BoneDriver, NodeState, Solved};
 use crate::runtime::gizmo;
-use crate::runtime::limits::AngleLimits;
 use crate::runtime::setup::{self, Setup, Slots};
 
 /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
@@ -114,7 +113,6 @@ pub struct TwoBoneIk2D {
     bend_memory: f32,
     /// What a `FootGrounder2D` or `LegStepper2D` asks of this leg (nothing unless one names it as a leg).
     drive: Drive,
-    limits: AngleLimits,
     state: NodeState,
     base: Base<Node2D>,
 }
@@ -128,7 +126,7 @@ impl TwoBoneIk2D {}
 impl INode2D for TwoBoneIk2D {
     fn draw(&mut self) {
         let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
-        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.limits.active());
+        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.state.limits.active());
     }
 }
 
@@ -161,7 +159,7 @@ impl BoneDriver for TwoBoneIk2D {
         let stretch = LimbStretch::new(self.stretch, self.compress);
         let mut side = BendSide { flip: self.flip_bend, memory: self.bend_memory };
         let bones = &mut self.state.bones;
-        let limits = bones::chain_limits(bones, self.limits.active());
+        let limits = bones::chain_limits(bones, self.state.limits.active());
         // The solve reads the tip bone at its authored position, however the last solve stretched it.
         let authored = bones::authored_tip_position(bones, stretch.is_some());
         bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight), |poses| {

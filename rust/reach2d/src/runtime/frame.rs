@@ -19,6 +19,7 @@ use crate::io::tree_watch;
 use crate::problem::{Problem, Problems};
 use crate::runtime::character_link::CharacterLink;
 use crate::runtime::checked::{self, Choice};
+use crate::runtime::limits::AngleLimits;
 
 /// When a node solves by itself: the `update_mode` property (Godot sees an `int`; see `checked.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -128,6 +129,8 @@ pub struct NodeState {
     pub problems: Problems,
     /// The character's weight (`CharacterWeight2D`), multiplied into the node's own.
     pub character: CharacterLink,
+    /// The per-bone angle limits (`set_angle_limits`, the inspector's *Angle Limits*).
+    pub limits: AngleLimits,
     /// Editor: the chain length the inspector's angle-limit properties were last listed for.
     listed_bones: usize,
 }

@@ -7,41 +7,11 @@ use godot::prelude::*;
 use godot::register::info::{PropertyHint, PropertyHintInfo, PropertyInfo, PropertyUsageFlags};
 use reach2d_core::AngleLimit;
 
-use godot::obj::WithBaseField;
-
 use crate::runtime::checked;
 
 const PREFIX: &str = "angle_limits/bone_";
 /// More bones than any chain has; guards the slot vector against absurd indices.
 const MAX_BONES: usize = 4096;
-
-/// A node with angle limits on its bones (`#[reach2d_macros::node(frame)]` implements it).
-pub trait Limited: WithBaseField<Base = Node2D> {
-    /// The node's limits.
-    fn angle_limits(&mut self) -> &mut AngleLimits;
-    /// The node's limits, to read.
-    fn angle_limits_ref(&self) -> &AngleLimits;
-    /// How many bones the node drives now (0 while its setup is invalid).
-    fn limited_bones(&self) -> usize;
-}
-
-/// `set_angle_limits` (`Some((min, max))`) and `clear_angle_limits` (`None`) on bone `index` of `node`, checked
-/// against the chain's length once it is known; the inspector's list follows.
-pub fn set_angle_limits<T: Limited>(node: &mut T, index: i64, range: Option<(f32, f32)>) {
-    let known = Some(node.limited_bones()).filter(|&n| n > 0);
-    let changed = match range {
-        Some((min, max)) => node.angle_limits().set(index, min, max, known),
-        None => node.angle_limits().clear(index, known),
-    };
-    if changed {
-        node.base_mut().notify_property_list_changed();
-    }
-}
-
-/// `has_angle_limits`: `true` when bone `index` of `node` has an angle limit.
-pub fn has_angle_limits<T: Limited>(node: &T, index: i64) -> bool {
-    node.angle_limits_ref().get(index).is_some()
-}
 
 /// One bone's limit as the inspector edits it: kept even while disabled, so toggling loses nothing.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,16 +2,13 @@
 //! target, a bone, a leg, a path, a curve) or an array of them: a value of another class (or no object at all) prints
 //! one sentence naming the property, the class it takes and what it got, and the property keeps its last good value.
 //!
-//! How every route reaches it (issue 36): `#[reach2d_macros::node]` declares each `#[export]` field of type
-//! `Option<Gd<T>>` or `Array<Gd<T>>` twice: the field itself, plain Rust storage the node's code uses as before, and
-//! a [`NodeProperty`] in its place that carries the attributes. Godot sees the property with the field's own type
-//! (the inspector's node picker, the class hint, node paths in scene files), but its setter `set_NAME` takes a
-//! `Variant`, so godot-rust converts nothing before [`NodeValue::checked`] runs. `node.x = v`, `set("x", v)`,
+//! How every route reaches it (issue 36): such a field is an [`ObjectProperty`] ([`NodeSlot`], [`NodeList`]). Godot
+//! sees the property with the value's own type (the inspector's node picker, the class hint, node paths in scene
+//! files), but its setter `set_NAME` takes a `Variant`, so godot-rust converts nothing before [`NodeValue::checked`]
+//! runs. `node.x = v`, `set("x", v)`,
 //! `set_x(v)`, `call("set_x", v)`, the inspector and a scene file all reach that setter; before, a wrong class never
 //! reached the node's code, and godot-rust printed its own conversion text (`parameter #0 (Option<Gd<Bone2D>>)
 //! conversion … VariantGd { .. }`) and Godot `Bug: Invalid call error code 1337`.
-
-use std::marker::PhantomData;
 
 use godot::builtin::{Array, VarArray, Variant, VariantType};
 use godot::classes::{Node, Object, Resource};
@@ -21,49 +18,88 @@ use godot::meta::{GodotConvert, ToGodot};
 use godot::obj::{Gd, GodotClass};
 use godot::register::property::{Export, Var};
 
-/// The property Godot sees for an object field of type `T`: `T`'s type and hints, a `Variant` getter and setter.
-/// No storage (the field beside it holds the value).
-pub struct NodeProperty<T>(PhantomData<T>);
+/// An exported property that holds an object ([`NodeSlot`]: `Option<Gd<T>>`) or an array of them ([`NodeList`]:
+/// `Array<Gd<T>>`). Godot sees the value's own type and hints (the inspector's node picker, node paths in scene
+/// files), but converts to a `Variant` only, so every assignment reaches [`NodeValue::checked`] in `var_set`, the
+/// one place that writes the value. The node's code reads the value through `Deref`.
+pub struct ObjectProperty<V> {
+    value: V,
+    /// The class and property the error names (`FabrikChain2D.target takes a Node2D, got …`).
+    class: &'static str,
+    property: &'static str,
+}
 
-impl<T> Default for NodeProperty<T> {
-    fn default() -> Self {
-        Self(PhantomData)
+/// A property holding one object of class `T`, or none.
+pub type NodeSlot<T> = ObjectProperty<Option<Gd<T>>>;
+/// A property holding an array of objects of class `T`.
+#[allow(dead_code)] // TRANSITION: until the rig and the stepper hold one.
+pub type NodeList<T> = ObjectProperty<Array<Gd<T>>>;
+
+impl<V: Default> ObjectProperty<V> {
+    /// An empty property `class.property` (the names its errors give).
+    pub fn named(class: &'static str, property: &'static str) -> Self {
+        Self { value: V::default(), class, property }
     }
 }
 
-impl<T: GodotConvert> GodotConvert for NodeProperty<T> {
-    // Never converted: the getter and setter are the node's own (`Variant` in, `Variant` out).
+impl<V: Default> Default for ObjectProperty<V> {
+    fn default() -> Self {
+        Self::named("?", "?")
+    }
+}
+
+impl<V> std::ops::Deref for ObjectProperty<V> {
+    type Target = V;
+
+    fn deref(&self) -> &V {
+        &self.value
+    }
+}
+
+impl<V> std::ops::DerefMut for ObjectProperty<V> {
+    fn deref_mut(&mut self) -> &mut V {
+        &mut self.value
+    }
+}
+
+impl<V: GodotConvert> GodotConvert for ObjectProperty<V> {
+    // Godot hands the accessors a `Variant`: godot-rust converts nothing before `var_set` checks it.
     type Via = Variant;
 
     fn godot_shape() -> GodotShape {
-        T::godot_shape()
+        V::godot_shape()
     }
 }
 
-impl<T: GodotConvert> Var for NodeProperty<T> {
-    // What the setter takes and the getter returns: godot-rust checks the accessors' types against this.
+impl<V: NodeValue + GodotConvert> Var for ObjectProperty<V> {
     type PubType = Variant;
 
-    fn var_get(_field: &Self) -> Variant {
-        Variant::nil()
+    fn var_get(field: &Self) -> Variant {
+        field.value.to_variant()
     }
 
-    fn var_set(_field: &mut Self, _value: Variant) {}
-
-    fn var_pub_get(_field: &Self) -> Variant {
-        Variant::nil()
+    fn var_set(field: &mut Self, value: Variant) {
+        if let Some(value) = V::checked(&value, field.class, field.property) {
+            field.value = value;
+        }
     }
 
-    fn var_pub_set(_field: &mut Self, _value: Variant) {}
+    fn var_pub_get(field: &Self) -> Variant {
+        Self::var_get(field)
+    }
+
+    fn var_pub_set(field: &mut Self, value: Variant) {
+        Self::var_set(field, value);
+    }
 }
 
-impl<T: Export> Export for NodeProperty<T> {
+impl<V: Export + NodeValue> Export for ObjectProperty<V> {
     fn as_node_class() -> Option<godot::meta::ClassId> {
-        T::as_node_class()
+        V::as_node_class()
     }
 }
 
-/// A field type [`NodeProperty`] stands for: `Option<Gd<T>>` or `Array<Gd<T>>`.
+/// A value an [`ObjectProperty`] holds: `Option<Gd<T>>` or `Array<Gd<T>>`.
 pub trait NodeValue: ToGodot + Sized {
     /// `value` as this type; otherwise one error (`class.property takes a T, got …; keeping the current …`) and
     /// `None`. Runs on a set, never per frame.
@@ -153,4 +189,47 @@ fn what(value: &Variant) -> String {
 /// `a` or `an` before `word`.
 fn article(word: &str) -> &'static str {
     if word.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+}
+
+// TRANSITION: the old split form, until every node class holds an `ObjectProperty`.
+/// The property Godot sees for an object field of type `T`: `T`'s type and hints, a `Variant` getter and setter.
+/// No storage (the field beside it holds the value).
+pub struct NodeProperty<T>(std::marker::PhantomData<T>);
+
+impl<T> Default for NodeProperty<T> {
+    fn default() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<T: GodotConvert> GodotConvert for NodeProperty<T> {
+    // Never converted: the getter and setter are the node's own (`Variant` in, `Variant` out).
+    type Via = Variant;
+
+    fn godot_shape() -> GodotShape {
+        T::godot_shape()
+    }
+}
+
+impl<T: GodotConvert> Var for NodeProperty<T> {
+    // What the setter takes and the getter returns: godot-rust checks the accessors' types against this.
+    type PubType = Variant;
+
+    fn var_get(_field: &Self) -> Variant {
+        Variant::nil()
+    }
+
+    fn var_set(_field: &mut Self, _value: Variant) {}
+
+    fn var_pub_get(_field: &Self) -> Variant {
+        Variant::nil()
+    }
+
+    fn var_pub_set(_field: &mut Self, _value: Variant) {}
+}
+
+impl<T: Export> Export for NodeProperty<T> {
+    fn as_node_class() -> Option<godot::meta::ClassId> {
+        T::as_node_class()
+    }
 }

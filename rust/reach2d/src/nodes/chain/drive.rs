@@ -55,12 +55,18 @@ impl Drive {
         if self.goal.is_some() { own.min(HELD_TOLERANCE) } else { own }
     }
 
+    /// `true` while a helper names this leg.
+    pub fn attached(&self) -> bool {
+        self.attached
+    }
+
     /// `true` while a helper solves the leg itself.
     pub fn driven(&self) -> bool {
         self.driven
     }
 
-    /// The setup check of this solve (`setup::check` on `slots`, the leg's own): the helper's goal in place of the
+    /// The setup check of this solve for a leg a helper names (`setup::check` on `slots`, the leg's own): the
+    /// helper's goal in place of the
     /// target's position when it gave one; `None` for a leg a helper names that has no goal now and is driven or has
     /// no target (it keeps its pose); else the target's, checked as usual.
     pub fn check(&self, bones: &mut Bones, mut slots: Slots<'_>) -> Result<Option<Setup>, Problem> {
