@@ -1,17 +1,22 @@
 //! `CcdChain2D`: Cyclic Coordinate Descent over a chain of Bone2D nodes of any length.
 
 use glam::Affine2;
+use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::{Aim, CcdSettings, Vec2};
+use godot::register::info::PropertyInfo;
+use reach2d_core::{CcdSettings, Vec2};
 
-use crate::io::bones::{self, Motion, Start, TipEnd};
+use crate::batch;
+use crate::io::bones::{Motion, Start};
 use crate::io::chain::Shape;
-use crate::nodes::chain::drive::{self, Drive, DrivenLeg};
+use crate::nodes::chain::Chain;
+use crate::nodes::chain::drive::{Drive, DrivenLeg};
 use crate::problem::Problem;
-use crate::runtime::frame::{BoneDriver, NodeState, Solved};
-use crate::runtime::gizmo;
-use crate::runtime::setup::{self, Setup, Slots};
+use crate::runtime::checked;
+use crate::runtime::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::runtime::node_property::NodeSlot;
+use crate::runtime::{node_limits, setup};
 
 /// Turns a chain of [Bone2D] nodes so that its end reaches [member target], with CCD (Cyclic Coordinate Descent).
 ///
@@ -39,44 +44,78 @@ use crate::runtime::setup::{self, Setup, Slots};
 /// [b]A walking leg.[/b] A [LegStepper2D] that names this chain as a leg solves it at run time (this node's own
 /// [member update_mode] then rests) toward the stepper's planted or swinging foot instead of [member target]; such a
 /// leg needs no target.
-#[reach2d_macros::node(frame)]
-#[derive(GodotClass)]
+#[reach2d_macros::node]
+#[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct CcdChain2D {
     /// The node the chain reaches for: the end effector goes to its global position.
     #[export]
-    target: Option<Gd<Node2D>>,
+    #[init(val = NodeSlot::named("CcdChain2D", "target"))]
+    target: NodeSlot<Node2D>,
     /// @shared chain.root_bone
     #[export]
-    root_bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("CcdChain2D", "root_bone"))]
+    root_bone: NodeSlot<Bone2D>,
     /// @shared chain.tip_bone
     #[export]
-    tip_bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("CcdChain2D", "tip_bone"))]
+    tip_bone: NodeSlot<Bone2D>,
     /// @shared chain.pole
     #[export]
-    pole: Option<Gd<Node2D>>,
-    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
-    /// `update_mode`, `editor_preview`; *Motion*: `solve_from_rest`, `max_angular_speed`; *Tip Rotation*:
-    /// `match_target_rotation`, `target_rotation_weight`.
-    #[shared_properties(frame, motion, tip_rotation)]
-    _shared: (),
+    #[init(val = NodeSlot::named("CcdChain2D", "pole"))]
+    pole: NodeSlot<Node2D>,
+    /// @shared enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[var(set = set_weight)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
 
     /// Most sweeps (tip to root) per solve.
     #[export_group(name = "Solver")]
     #[export(range = (1.0, 256.0, 1.0, or_greater))]
-    #[checked(1..=1024)]
+    #[var(set = set_max_iterations)]
     #[init(val = 16)]
     max_iterations: i64,
     /// @shared chain.tolerance
     #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_tolerance)]
     #[init(val = 0.5)]
     tolerance: f32,
     /// Largest turn of one bone in one sweep; 0 means no limit. Small values make the chain move smoothly and curl
     /// like a tail, at the cost of more sweeps.
     #[export(range = (0.0, 180.0, 0.1, radians_as_degrees))]
-    #[checked(0.0..)]
+    #[var(set = set_max_angle_step)]
     max_angle_step: f32,
+
+    /// @shared solve_from_rest
+    #[export_group(name = "Motion")]
+    #[export]
+    solve_from_rest: bool,
+    /// @shared max_angular_speed
+    #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
+    #[var(set = set_max_angular_speed)]
+    max_angular_speed: f32,
+
+    /// @shared match_target_rotation
+    #[export_group(name = "Tip Rotation")]
+    #[export]
+    match_target_rotation: bool,
+    /// @shared target_rotation_weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[var(set = set_target_rotation_weight)]
+    #[init(val = 1.0)]
+    target_rotation_weight: f32,
 
     /// Distance in global pixels between the target and the end effector after the last solve, [member weight]
     /// included; [code]-1.0[/code] before the first solve.
@@ -93,22 +132,120 @@ pub struct CcdChain2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::shared_docs]
 #[godot_api]
-impl CcdChain2D {}
+impl CcdChain2D {
+    /// @shared UPDATE_PROCESS
+    #[constant]
+    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
+    /// @shared UPDATE_PHYSICS
+    #[constant]
+    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
+    /// @shared UPDATE_MANUAL
+    #[constant]
+    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
 
-#[reach2d_macros::callbacks]
+    /// @shared solve
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        frame::solve(self)
+    }
+    /// @shared reset
+    #[func]
+    pub fn reset(&mut self) {
+        frame::reset(self);
+    }
+    /// @shared set_angle_limits
+    #[func]
+    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+    }
+    /// @shared clear_angle_limits
+    #[func]
+    pub fn clear_angle_limits(&mut self, bone_index: i64) {
+        node_limits::set_angle_limits(self, bone_index, None);
+    }
+    /// @shared has_angle_limits
+    #[func]
+    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+        node_limits::has_angle_limits(self, bone_index)
+    }
+    /// @shared get_setup_warning
+    #[func]
+    pub fn get_setup_warning(&mut self) -> GString {
+        frame::setup_warning(self)
+    }
+    /// @shared get_bone_count
+    #[func]
+    pub fn get_bone_count(&self) -> i64 {
+        frame::bone_count(self)
+    }
+
+    // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
+    #[func]
+    fn set_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.weight, "CcdChain2D", "weight", value, 0.0, 1.0);
+    }
+    #[func]
+    fn set_max_iterations(&mut self, value: i64) {
+        checked::set_int(&mut self.max_iterations, "CcdChain2D", "max_iterations", value, 1, 1024);
+    }
+    #[func]
+    fn set_tolerance(&mut self, value: f32) {
+        checked::set_float(&mut self.tolerance, "CcdChain2D", "tolerance", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_max_angle_step(&mut self, value: f32) {
+        checked::set_float(&mut self.max_angle_step, "CcdChain2D", "max_angle_step", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_max_angular_speed(&mut self, value: f32) {
+        checked::set_float(&mut self.max_angular_speed, "CcdChain2D", "max_angular_speed", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_target_rotation_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.target_rotation_weight, "CcdChain2D", "target_rotation_weight", value, 0.0, 1.0);
+    }
+}
+
 #[godot_api]
 impl INode2D for CcdChain2D {
+    fn ready(&mut self) {
+        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        batch::notification(self, what);
+    }
     fn draw(&mut self) {
-        let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
-        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.state.limits.active());
+        let mut node = self.to_gd().upcast();
+        self.chain().draw(&mut node);
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<PropertyInfo> {
+        node_limits::property_list(self)
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        node_limits::get_property(self, &property)
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        node_limits::set_property(self, &property, &value)
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        node_limits::property_revert(&property)
     }
 }
 
 impl BoneDriver for CcdChain2D {
     fn check_setup(&mut self) -> Result<(), Problem> {
-        self.check().map(drop)
+        self.chain().check().map(drop)
     }
 
     fn needs_delta(&self) -> bool {
@@ -119,15 +256,7 @@ impl BoneDriver for CcdChain2D {
         self.drive.driven()
     }
 
-    /// check → read → solve → write.
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
-        let Some(Setup { goal, pole, .. }) = self.check()? else {
-            // A helper's leg with no goal now (and no target, or driven) keeps its pose.
-            return Ok(Solved { error: 0.0, iterations: 0 });
-        };
-        let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
-        let weight = self.weight * self.state.character.weight();
-        let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
         // 0 is the property's "no limit".
         let max_angle_step = if self.max_angle_step > 0.0 { self.max_angle_step } else { f32::INFINITY };
         let settings = CcdSettings {
@@ -135,27 +264,10 @@ impl BoneDriver for CcdChain2D {
             tolerance: self.drive.tolerance(self.tolerance),
             max_angle_step,
         };
-        let bones = &mut self.state.bones;
-        let limits = bones::chain_limits(bones, self.state.limits.active());
-        bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight))?;
-        let report = bones.pose.solve(&settings, Aim { goal, pole, tip }, limits).map_err(Problem::Solver)?;
-        let effector = bones::write(bones, weight, limits, motion.max_step)?;
-        Ok(Solved { error: effector.distance(goal), iterations: report.iterations as i32 })
-    }
-}
-
-impl CcdChain2D {
-    /// The target (or the goal a `LegStepper2D` set), the pole and the bones, checked in that order without
-    /// touching a bone. `None`: a stepper's leg with no goal now (and no target, or driven), which keeps its pose.
-    fn check(&mut self) -> Result<Option<Setup>, Problem> {
-        let slots = Slots {
-            target: Some(&self.target),
-            pole: Some(&self.pole),
-            root: &self.root_bone,
-            tip: &self.tip_bone,
-            shape: Shape::Chain,
-        };
-        self.drive.check(&mut self.state.bones, slots)
+        let motion = Motion::new(self.solve_from_rest, self.max_angular_speed, delta);
+        let weight = self.weight * self.state.character.weight();
+        let tip = setup::tip_direction(&self.target, self.match_target_rotation, self.target_rotation_weight);
+        self.chain().solve(&settings, motion, weight, tip)
     }
 }
 
@@ -165,10 +277,22 @@ impl DrivenLeg for CcdChain2D {
     }
 
     fn read_unwritten(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
-        let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Chain };
-        setup::check(&mut self.state.bones, slots)?;
         let weight = self.weight * self.state.character.weight();
-        bones::read(&mut self.state.bones, TipEnd::BoneLength, Start::new(self.solve_from_rest, weight))?;
-        drive::unwritten_limb(&self.state.bones)
+        let start = Start::new(self.solve_from_rest, weight);
+        self.chain().read_unwritten(start)
+    }
+}
+
+impl CcdChain2D {
+    fn chain(&mut self) -> Chain<'_> {
+        Chain {
+            target: &self.target,
+            pole: &self.pole,
+            root: &self.root_bone,
+            tip: &self.tip_bone,
+            shape: Shape::Chain,
+            drive: &self.drive,
+            state: &mut self.state,
+        }
     }
 }

@@ -48,11 +48,10 @@ impl Chain<'_> {
         }
     }
 
-    /// Checks the bones only (no target, no pole) and reads them as a solve starting at `start` does.
-    pub fn read_bones(&mut self, start: Start) -> Result<(), Problem> {
+    /// Checks the bones only (no target, no pole): what a leg helper needs before it reads them.
+    pub fn check_bones(&mut self) -> Result<(), Problem> {
         let slots = Slots { target: None, pole: None, root: self.root, tip: self.tip, shape: self.shape };
-        setup::check(&mut self.state.bones, slots)?;
-        bones::read(&mut self.state.bones, TipEnd::BoneLength, start)
+        setup::check(&mut self.state.bones, slots).map(drop)
     }
 
     /// The editor's gizmo: the bones, the target, the pole and the limits.
@@ -85,7 +84,8 @@ impl Chain<'_> {
     /// What a leg helper reads of an iterative chain: its bones read as a solve at `start` reads them, posed with
     /// each bone's last rotation the node did not write (`drive::unwritten_limb`).
     pub fn read_unwritten(mut self, start: Start) -> Result<(Vec2, Vec2, Affine2), Problem> {
-        self.read_bones(start)?;
+        self.check_bones()?;
+        bones::read(&mut self.state.bones, TipEnd::BoneLength, start)?;
         drive::unwritten_limb(&self.state.bones)
     }
 }

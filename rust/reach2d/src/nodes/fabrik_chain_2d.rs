@@ -7,23 +7,6 @@ use godot::prelude::*;
 use godot::register::info::PropertyInfo;
 use reach2d_core::{FabrikSettings, Vec2};
 
-/// Moves a chain of [Bone2D] nodes so that its end reaches [member target], with FABRIK (Forward And Backward
-/// Reaching Inverse Kinematics).
-///
-/// The chain is [member tip_bone] and its Bone2D ancestors up to [member root_bone]. Its end effector is the end
-/// of the tip bone: [code]tip_bone.global_transform * (Vector2.from_angle(tip_bone.get_bone_angle()) * tip_bone.get_length())[/code].
-/// Each solve reads the bones' transforms once, solves on flat arrays and writes back only each bone's local
-/// [member Node2D.rotation]; position, scale and skew are never touched. Mirrored characters (negative scale on
-/// the skeleton, an ancestor or a bone, on one axis or both) solve exactly like unmirrored ones.
-///
-/// Bone lengths are kept exactly. A target out of reach gives the straight chain pointing at it. Per-bone angle
-/// limits ([method set_angle_limits], or the [i]Angle Limits[/i] group in the inspector) hold exactly after every
-/// solve. The node runs after [AnimationPlayer] and [AnimationTree] in the same frame, so IK layers on top of
-/// animation; [member weight] blends the animated and the solved pose.
-///
-/// [b]A walking leg.[/b] A [LegStepper2D] that names this chain as a leg solves it at run time (this node's own
-/// [member update_mode] then rests) toward the stepper's planted or swinging foot instead of [member target]; such a
-/// leg needs no target.
 use crate::batch;
 use crate::io::bones::{Motion, Start};
 use crate::io::chain::Shape;

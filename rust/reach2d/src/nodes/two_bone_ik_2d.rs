@@ -2,17 +2,23 @@
 //! way, the flipped way, or toward a pole.
 
 use glam::Affine2;
+use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
+use godot::register::info::PropertyInfo;
 use reach2d_core::{BendSide, LimbAim, LimbStretch, Vec2, solve_limb};
 
+use crate::batch;
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
+use crate::nodes::chain::Chain;
 use crate::nodes::chain::drive::{self, Drive, DrivenLeg};
 use crate::problem::Problem;
-use crate::runtime::frame::{BoneDriver, NodeState, Solved};
-use crate::runtime::gizmo;
-use crate::runtime::setup::{self, Setup, Slots};
+use crate::runtime::checked;
+use crate::runtime::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::runtime::node_limits;
+use crate::runtime::node_property::NodeSlot;
+use crate::runtime::setup::{self, Setup};
 
 /// Bends a two-bone limb (upper and lower arm, thigh and shin) so that its end reaches [member target], exactly and
 /// in one step (law of cosines).
@@ -40,42 +46,76 @@ use crate::runtime::setup::{self, Setup, Slots};
 /// animated foot or the stepper's planted and swinging foot instead of [member target]; such a leg needs no target
 /// (without one, and without the helper's goal, it keeps its pose; so does a leg the helper drives when it is
 /// solved without a goal).
-#[reach2d_macros::node(frame)]
-#[derive(GodotClass)]
+#[reach2d_macros::node]
+#[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct TwoBoneIk2D {
     /// The node the limb reaches for: the end effector goes to its global position.
     #[export]
-    target: Option<Gd<Node2D>>,
+    #[init(val = NodeSlot::named("TwoBoneIk2D", "target"))]
+    target: NodeSlot<Node2D>,
     /// The upper bone (shoulder, hip). It turns but never moves.
     #[export]
-    root_bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("TwoBoneIk2D", "root_bone"))]
+    root_bone: NodeSlot<Bone2D>,
     /// The lower bone (forearm, shin): a direct Bone2D child of [member root_bone].
     #[export]
-    tip_bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("TwoBoneIk2D", "tip_bone"))]
+    tip_bone: NodeSlot<Bone2D>,
     /// Optional: a node the knee or elbow points at. The middle joint bends to the pole's side of the line from
     /// [member root_bone] to [member target], whatever the pose or [member flip_bend] say; a pole on that line decides
     /// nothing (the limb bends as without a pole). A pole that mirrors with the character gives the mirror image of
     /// the pose. A pole that was freed, is outside the tree or has a NaN position stops the node (one error and a
     /// configuration warning, the bones keep their pose) until it is fixed or cleared.
     #[export]
-    pole: Option<Gd<Node2D>>,
+    #[init(val = NodeSlot::named("TwoBoneIk2D", "pole"))]
+    pole: NodeSlot<Node2D>,
     /// Bend the knee or elbow the other way from the artist's pose: by default the limb bends to the side its pose
     /// (animated, or as set in the scene) bends to. Ignored while [member pole] is set.
     #[export]
     flip_bend: bool,
-    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
-    /// `update_mode`, `editor_preview`; *Motion*: `solve_from_rest`, `max_angular_speed`; *Tip Rotation*:
-    /// `match_target_rotation`, `target_rotation_weight`.
-    #[shared_properties(frame, motion, tip_rotation)]
-    _shared: (),
+    /// @shared enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[var(set = set_weight)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
+
+    /// @shared solve_from_rest
+    #[export_group(name = "Motion")]
+    #[export]
+    solve_from_rest: bool,
+    /// @shared max_angular_speed
+    #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
+    #[var(set = set_max_angular_speed)]
+    max_angular_speed: f32,
+
+    /// @shared match_target_rotation
+    #[export_group(name = "Tip Rotation")]
+    #[export]
+    match_target_rotation: bool,
+    /// @shared target_rotation_weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[var(set = set_target_rotation_weight)]
+    #[init(val = 1.0)]
+    target_rotation_weight: f32,
 
     /// Straighten the limb smoothly instead of snapping straight as the target crosses its reach, like Spine's IK
     /// softness: within this many global pixels of full reach the aim eases into the straight pose, so knees and
     /// elbows never pop. 0 = exact.
     #[export_group(name = "Solver")]
     #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_softness)]
     softness: f32,
 
     /// Let the limb lengthen to reach a target beyond its reach, like Spine's IK stretch: the most the upper bone may
@@ -89,14 +129,14 @@ pub struct TwoBoneIk2D {
     /// value below 0 (or not finite) is an error and is ignored.
     #[export_group(name = "Stretch")]
     #[export(range = (0.0, 2.0, 0.01, or_greater))]
-    #[checked(0.0.., then = unstretch_when_off)]
+    #[var(set = set_stretch)]
     stretch: f32,
     /// Let the limb shorten instead of bending when the target is closer than its reach, like Spine's IK compress:
     /// the most the upper bone may shorten, as a fraction of its length; 0 = off (the limb bends). The limb stays
     /// straight until the upper bone is that much shorter, then bends. Written like [member stretch]. A value outside
     /// [0, 0.99] (or NaN) is an error and is ignored.
     #[export(range = (0.0, 0.99, 0.01))]
-    #[checked(0.0..=0.99, then = unstretch_when_off)]
+    #[var(set = set_compress)]
     compress: f32,
 
     /// Distance in global pixels between the target and the end effector after the last solve, [member weight],
@@ -117,16 +157,116 @@ pub struct TwoBoneIk2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::shared_docs]
 #[godot_api]
-impl TwoBoneIk2D {}
+impl TwoBoneIk2D {
+    /// @shared UPDATE_PROCESS
+    #[constant]
+    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
+    /// @shared UPDATE_PHYSICS
+    #[constant]
+    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
+    /// @shared UPDATE_MANUAL
+    #[constant]
+    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
 
-#[reach2d_macros::callbacks]
+    /// @shared solve
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        frame::solve(self)
+    }
+    /// @shared reset
+    #[func]
+    pub fn reset(&mut self) {
+        frame::reset(self);
+    }
+    /// @shared set_angle_limits
+    #[func]
+    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+    }
+    /// @shared clear_angle_limits
+    #[func]
+    pub fn clear_angle_limits(&mut self, bone_index: i64) {
+        node_limits::set_angle_limits(self, bone_index, None);
+    }
+    /// @shared has_angle_limits
+    #[func]
+    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+        node_limits::has_angle_limits(self, bone_index)
+    }
+    /// @shared get_setup_warning
+    #[func]
+    pub fn get_setup_warning(&mut self) -> GString {
+        frame::setup_warning(self)
+    }
+    /// @shared get_bone_count
+    #[func]
+    pub fn get_bone_count(&self) -> i64 {
+        frame::bone_count(self)
+    }
+
+    // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
+    #[func]
+    fn set_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.weight, "TwoBoneIk2D", "weight", value, 0.0, 1.0);
+    }
+    #[func]
+    fn set_max_angular_speed(&mut self, value: f32) {
+        checked::set_float(&mut self.max_angular_speed, "TwoBoneIk2D", "max_angular_speed", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_target_rotation_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.target_rotation_weight, "TwoBoneIk2D", "target_rotation_weight", value, 0.0, 1.0);
+    }
+    #[func]
+    fn set_softness(&mut self, value: f32) {
+        checked::set_float(&mut self.softness, "TwoBoneIk2D", "softness", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_stretch(&mut self, value: f32) {
+        checked::set_float(&mut self.stretch, "TwoBoneIk2D", "stretch", value, 0.0, f32::MAX);
+        self.unstretch_when_off();
+    }
+    #[func]
+    fn set_compress(&mut self, value: f32) {
+        checked::set_float(&mut self.compress, "TwoBoneIk2D", "compress", value, 0.0, 0.99);
+        self.unstretch_when_off();
+    }
+}
+
 #[godot_api]
 impl INode2D for TwoBoneIk2D {
+    fn ready(&mut self) {
+        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        batch::notification(self, what);
+    }
     fn draw(&mut self) {
-        let (target, pole) = (self.target.as_ref(), self.pole.as_ref());
-        gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, pole, self.state.limits.active());
+        let mut node = self.to_gd().upcast();
+        self.chain().draw(&mut node);
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<PropertyInfo> {
+        node_limits::property_list(self)
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        node_limits::get_property(self, &property)
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        node_limits::set_property(self, &property, &value)
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        node_limits::property_revert(&property)
     }
 }
 
@@ -185,14 +325,19 @@ impl TwoBoneIk2D {
     /// The target (or the goal a helper set), the pole and the two bones, checked in that order without touching a
     /// bone. `None`: a helper's leg with no goal now (and no target, or driven), which keeps its pose.
     fn check(&mut self) -> Result<Option<Setup>, Problem> {
-        let slots = Slots {
-            target: Some(&self.target),
-            pole: Some(&self.pole),
+        self.chain().check()
+    }
+
+    fn chain(&mut self) -> Chain<'_> {
+        Chain {
+            target: &self.target,
+            pole: &self.pole,
             root: &self.root_bone,
             tip: &self.tip_bone,
             shape: Shape::Limb,
-        };
-        self.drive.check(&mut self.state.bones, slots)
+            drive: &self.drive,
+            state: &mut self.state,
+        }
     }
 
     /// `FootGrounder2D`, `LegStepper2D`: the limb's animated pose, that is each bone's last rotation this node did
@@ -222,8 +367,7 @@ impl DrivenLeg for TwoBoneIk2D {
 
     /// The limb read as a solve reads it: the tip bone at its authored position, however a stretch moved it.
     fn read_unwritten(&mut self) -> Result<(Vec2, Vec2, Affine2), Problem> {
-        let slots = Slots { target: None, pole: None, root: &self.root_bone, tip: &self.tip_bone, shape: Shape::Limb };
-        setup::check(&mut self.state.bones, slots)?;
+        self.chain().check_bones()?;
         let stretch = LimbStretch::new(self.stretch, self.compress);
         let weight = self.weight * self.state.character.weight();
         let bones = &mut self.state.bones;
