@@ -18,6 +18,7 @@
 
 mod graph;
 mod lexer;
+mod modules;
 mod scan;
 #[cfg(test)]
 mod tests;
@@ -35,6 +36,7 @@ pub enum Rule {
     Size,
     TestsApart,
     NoCycles,
+    NoModuleCycles,
 }
 
 impl Rule {
@@ -45,12 +47,13 @@ impl Rule {
                 "tests apart: a test module lives in a file of its own (`#[cfg(test)] mod tests;`)".into()
             }
             Rule::NoCycles => "no cycles between a crate's files".into(),
+            Rule::NoModuleCycles => "no cycles between a crate's top-level modules".into(),
         }
     }
 }
 
 /// A file allowed to break a rule (`path` from the repository root; for [`Rule::NoCycles`], any file of the
-/// cycle), and why, in one line.
+/// cycle; for [`Rule::NoModuleCycles`], any file that makes one of the cycle's dependencies), and why, in one line.
 pub struct Exception {
     pub path: &'static str,
     pub rule: Rule,
@@ -74,7 +77,7 @@ pub fn layout() -> Result {
         println!("layout: {problem}");
     }
     if problems.is_empty() {
-        println!("layout: ok (size, tests apart, no cycles)");
+        println!("layout: ok (size, tests apart, no file or module cycles)");
         return Ok(());
     }
     Err(format!(
@@ -110,18 +113,40 @@ pub fn check(repo: &Path, exceptions: &[Exception]) -> Result<Vec<String>> {
             findings.push(Finding { rule: Rule::TestsApart, files: vec![file.rel.clone()], message });
         }
     }
-    let mut seen = Vec::new();
+    let macros: Vec<_> = crates.iter().filter_map(|krate| modules::macro_crate(&files, krate)).collect();
+    let (mut seen, mut seen_modules) = (Vec::new(), Vec::new());
     for krate in &crates {
-        cycle_findings(&files, &krate.edges(&files), &mut seen, &mut findings);
+        let edges = krate.edges(&files);
+        let file_tangles = cycle_findings(&files, &edges, &mut seen, &mut findings);
+        // A file cycle across modules is that module cycle too: reported once, as the file cycle.
+        let reported: Vec<Vec<&str>> = file_tangles
+            .iter()
+            .map(|tangle| {
+                let mut modules: Vec<&str> = tangle.iter().filter_map(|&f| krate.top_module(f)).collect();
+                modules.sort_unstable();
+                modules.dedup();
+                modules
+            })
+            .collect();
+        for cycle in modules::module_cycles(&files, krate, &edges, &macros, &reported, &mut seen_modules) {
+            findings.push(Finding { rule: Rule::NoModuleCycles, files: cycle.files, message: cycle.message });
+        }
     }
     Ok(judge(findings, exceptions))
 }
 
 /// One finding per tangle of files (a strongly connected component) not `seen` in another crate: a shortest
-/// cycle, the files tangled together, and each dependency among them with the line that makes it.
-fn cycle_findings(files: &[SourceFile], edges: &graph::Edges, seen: &mut Vec<Vec<usize>>, out: &mut Vec<Finding>) {
+/// cycle, the files tangled together, and each dependency among them with the line that makes it. Returns every
+/// tangle of the crate.
+fn cycle_findings(
+    files: &[SourceFile],
+    edges: &graph::Edges,
+    seen: &mut Vec<Vec<usize>>,
+    out: &mut Vec<Finding>,
+) -> Vec<Vec<usize>> {
     let names = |list: &[usize]| list.iter().map(|&f| files[f].rel.clone()).collect::<Vec<_>>();
-    for component in graph::tangles(files.len(), edges) {
+    let tangles = graph::tangles(files.len(), edges);
+    for component in tangles.iter().cloned() {
         if seen.contains(&component) {
             continue;
         }
@@ -135,6 +160,7 @@ fn cycle_findings(files: &[SourceFile], edges: &graph::Edges, seen: &mut Vec<Vec
         out.push(Finding { rule: Rule::NoCycles, files: names(&component), message });
         seen.push(component);
     }
+    tangles
 }
 
 /// The findings no exception covers, then the exceptions that cover nothing or give no one-line reason.
