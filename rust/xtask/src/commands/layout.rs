@@ -6,15 +6,25 @@
 //!   their own (`#[cfg(test)] mod tests;` in `foo.rs` declares `foo/tests.rs`).
 //! - **no cycles**: per crate, no cycle among its files, where a file depends on another when it names one of
 //!   its items through `crate::`, `super::`, `self::`, `$crate::`, a child module or an imported module (in `use`
-//!   lines and in code). A path points into the file of its longest module prefix; an item a crate root or a
-//!   `mod.rs` re-exports (`pub use x::Y`) points into the file that defines it, and such a re-export is no
-//!   dependency of the hub unless the hub's own code uses the name. `mod x;` is no dependency.
+//!   lines and in code). A path points into the file of its longest module prefix; an item a hub (a crate root,
+//!   or a `foo.rs` whose child modules are files in `foo/`) re-exports (`pub use x::Y`) points into the file that
+//!   defines it, and such a re-export is no dependency of the hub unless the hub's own code uses the name.
+//!   `mod x;` is no dependency.
+//! - **no module cycles**: per crate, no cycle among its top-level modules (`nodes` is `nodes.rs` and everything
+//!   under `nodes/`; the crate root only declares and is left out). A module depends on another when one of its
+//!   files depends on one of the other's, or when it invokes a proc macro of the workspace (`#[reach2d_macros::x]`,
+//!   `reach2d_macros::` anywhere) whose `quote!`s write `crate::other::..` into their user. A file cycle across
+//!   modules is reported once, as the file cycle.
+//! - **one module style**: no `mod.rs`; a module with child files is `foo.rs` beside `foo/`. The one exception is
+//!   cargo's: a helper folder directly in a crate's `tests/` (`tests/common/mod.rs`), since cargo builds every
+//!   `.rs` file directly in `tests/` as a test of its own.
 //!
 //! A file may break a rule only with an entry in [`EXCEPTIONS`]; an entry whose file keeps the rule fails too, so
 //! the list never goes stale. The scanner reads tokens, not a syntax tree: a glob re-export (`pub use x::*`)
 //! counts as a dependency, since it cannot tell which names come through; a path whose item the file it points
 //! into never spells is no dependency (a file shared by several crates, like `tests/common`, can name something
-//! that exists in only one of them), so an item only a macro's expansion names is not seen.
+//! that exists in only one of them), so an item only a `macro_rules!` expansion names is not seen, and a proc
+//! macro's paths count for modules only.
 
 mod graph;
 mod lexer;
@@ -37,6 +47,7 @@ pub enum Rule {
     TestsApart,
     NoCycles,
     NoModuleCycles,
+    NoModRs,
 }
 
 impl Rule {
@@ -48,6 +59,10 @@ impl Rule {
             }
             Rule::NoCycles => "no cycles between a crate's files".into(),
             Rule::NoModuleCycles => "no cycles between a crate's top-level modules".into(),
+            Rule::NoModRs => {
+                "one module style: `foo.rs` beside `foo/`, no `foo/mod.rs` (cargo's `tests/<helper>/mod.rs` excepted)"
+                    .into()
+            }
         }
     }
 }
@@ -77,12 +92,13 @@ pub fn layout() -> Result {
         println!("layout: {problem}");
     }
     if problems.is_empty() {
-        println!("layout: ok (size, tests apart, no file or module cycles)");
+        println!("layout: ok (size, tests apart, no file or module cycles, no mod.rs)");
         return Ok(());
     }
     Err(format!(
-        "{} layout problems (above): split the file, move the tests to a file of their own, or cut the cycle; \
-         an exception needs an entry with its reason in rust/xtask/src/commands/layout.rs",
+        "{} layout problems (above): split the file, move the tests to a file of their own, cut the cycle, or \
+         move `foo/mod.rs` to `foo.rs`; an exception needs an entry with its reason in \
+         rust/xtask/src/commands/layout.rs",
         problems.len()
     ))
 }
@@ -103,6 +119,10 @@ pub fn check(repo: &Path, exceptions: &[Exception]) -> Result<Vec<String>> {
         if lexed.code_lines > MAX_CODE_LINES {
             let message = format!("{rel}: {} lines of code, more than {MAX_CODE_LINES}", lexed.code_lines);
             findings.push(Finding { rule: Rule::Size, files: vec![rel.clone()], message });
+        }
+        if let Some(folder) = rel.strip_suffix("/mod.rs").filter(|_| !cargo_needs_mod_rs(&repo, &rel)) {
+            let message = format!("{rel}: a `mod.rs`; move it to `{folder}.rs`, beside its folder (`git mv`)");
+            findings.push(Finding { rule: Rule::NoModRs, files: vec![rel.clone()], message });
         }
         files.push(SourceFile { path, rel, scan: scan::scan(&lexed.tokens) });
     }
@@ -180,6 +200,13 @@ fn judge(findings: Vec<Finding>, exceptions: &[Exception]) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Whether `rel` (from `repo`) is a `mod.rs` cargo needs: a helper folder directly in a crate's `tests/`
+/// (`tests/common/mod.rs`), since cargo builds every `.rs` file directly in `tests/` as a test of its own.
+fn cargo_needs_mod_rs(repo: &Path, rel: &str) -> bool {
+    let tests = Path::new(rel).parent().and_then(Path::parent);
+    tests.is_some_and(|t| t.ends_with("tests") && t.parent().is_some_and(|c| repo.join(c).join("Cargo.toml").is_file()))
 }
 
 /// Every `.rs` file under `dir`, skipping `target/` folders.

@@ -1,6 +1,7 @@
 //! Each crate as a graph of files: its module tree (walked from the crate root through `mod` declarations,
 //! `#[path]` included), the paths its files name resolved to the file of their longest module prefix (through a
-//! crate root's or `mod.rs`'s re-exports), and the strongly connected components of that graph (Tarjan).
+//! hub's re-exports: a crate root's, or a `foo.rs`'s whose children are files), and the strongly connected
+//! components of that graph (Tarjan), for files and for top-level modules alike.
 
 use super::scan::Scan;
 use std::collections::{BTreeMap, HashMap, VecDeque};

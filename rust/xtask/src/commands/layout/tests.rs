@@ -112,10 +112,10 @@ fn a_three_file_cycle_through_nested_modules_and_macros_fails_naming_it() {
         "three",
         &[
             ("src/lib.rs", "mod io;\nmod nodes;\n"),
-            ("src/io/mod.rs", "pub mod bones;\n"),
+            ("src/io.rs", "pub mod bones;\n"),
             // A grouped use: `crate::nodes::{tick::{self}}` points into nodes/tick.rs.
             ("src/io/bones.rs", "use crate::{nodes::{tick::{self}}};\npub fn read() {}\n"),
-            ("src/nodes/mod.rs", "pub mod declare;\npub mod tick;\n"),
+            ("src/nodes.rs", "pub mod declare;\npub mod tick;\n"),
             // A macro's `$crate::` path.
             ("src/nodes/declare.rs", "macro_rules! m { () => { $crate::io::bones::read() } }\n"),
             // `super::` from nodes/tick.rs is nodes/.
@@ -139,7 +139,7 @@ fn a_facade_reexport_is_no_cycle_but_a_hub_that_uses_its_children_is() {
         // `crate::B` is b.rs's B; `crate::V` is the root's own (and the root uses nothing of a.rs).
         ("src/a.rs", "use crate::B;\npub struct A(B);\npub const W: u8 = crate::V;\n"),
         ("src/b.rs", "pub struct B;\npub fn helper() { let _ = crate::nodes::Node; }\n"),
-        ("src/nodes/mod.rs", "mod node;\npub use node::Node;\n"),
+        ("src/nodes.rs", "mod node;\npub use node::Node;\n"),
         ("src/nodes/node.rs", "pub struct Node;\npub fn f() -> super::Node { Node }\n"),
     ];
     assert_eq!(Tree::new("facade", &files).problems(&[]), Vec::<String>::new());
@@ -306,4 +306,52 @@ fn top_level_modules_that_depend_one_way_pass() {
     let problems = tree.problems(&[]);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].starts_with("module cycle in rust/c: a -> b -> a\n"), "{problems:?}");
+}
+
+#[test]
+fn a_mod_rs_fails_except_a_test_helper_folder_cargo_needs() {
+    let tree = Tree::new(
+        "mod-rs",
+        &[
+            ("src/lib.rs", "mod nodes;\nmod io;\n"),
+            ("src/nodes/mod.rs", "mod node;\npub use node::Node;\n"),
+            ("src/nodes/node.rs", "pub struct Node;\n"),
+            ("src/io.rs", "#[cfg(test)]\nmod tests;\n"),
+            ("src/io/tests/mod.rs", "mod reads;\n"),
+            ("src/io/tests/reads.rs", "#[test]\nfn t() {}\n"),
+            ("tests/common/mod.rs", "pub fn helper() {}\n"),
+            ("tests/it.rs", "mod common;\n#[test]\nfn t() { common::helper() }\n"),
+        ],
+    );
+    let problems = tree.problems(&[]);
+    let rule = "[rule one module style: `foo.rs` beside `foo/`, no `foo/mod.rs` (cargo's `tests/<helper>/mod.rs` \
+                excepted)]";
+    assert_eq!(
+        problems,
+        [
+            format!(
+                "rust/c/src/io/tests/mod.rs: a `mod.rs`; move it to `rust/c/src/io/tests.rs`, beside its folder (`git mv`) {rule}"
+            ),
+            format!(
+                "rust/c/src/nodes/mod.rs: a `mod.rs`; move it to `rust/c/src/nodes.rs`, beside its folder (`git mv`) {rule}"
+            ),
+        ]
+    );
+
+    // Moved: no problem, and `nodes.rs` beside `nodes/` is the facade its `mod.rs` was (its re-export of its child
+    // is no dependency, so the child naming it back is no cycle).
+    let moved = Tree::new(
+        "mod-rs-moved",
+        &[
+            ("src/lib.rs", "mod nodes;\nmod io;\n"),
+            ("src/nodes.rs", "mod node;\npub use node::Node;\npub struct Settings;\n"),
+            ("src/nodes/node.rs", "pub struct Node(super::Settings);\n"),
+            ("src/io.rs", "#[cfg(test)]\nmod tests;\n"),
+            ("src/io/tests.rs", "mod reads;\n"),
+            ("src/io/tests/reads.rs", "#[test]\nfn t() {}\n"),
+            ("tests/common/mod.rs", "pub fn helper() {}\n"),
+            ("tests/it.rs", "mod common;\n#[test]\nfn t() { common::helper() }\n"),
+        ],
+    );
+    assert_eq!(moved.problems(&[]), Vec::<String>::new());
 }
