@@ -1,7 +1,7 @@
 //! Reading Apple's library files without Apple's tools: the defined globals of a static library's Mach-O objects
 //! and the symbols a text stub (`.tbd`) exports. Used by the iOS build (`toolchain/ios.rs` renames the globals,
-//! `toolchain/cross.rs` reads zig's libSystem stub) and by its checks (`verify/ios.rs`), so neither imports the
-//! other.
+//! `toolchain/cross.rs` reads zig's libSystem stub) and by its checks (`verify/ios.rs`): a module of its own, so
+//! the build imports nothing of the checks.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -9,8 +9,8 @@ use object::read::archive::ArchiveFile;
 use object::read::macho::MachOFile64;
 use object::{Endianness, FileKind, Object, ObjectSymbol};
 
+use crate::library::parse_error;
 use crate::process::Result;
-use crate::verify::parse_error;
 
 /// The defined global symbols of every object in a static library (what `toolchain/ios.rs` renames).
 pub fn defined_globals(data: &[u8]) -> Result<BTreeSet<String>> {

@@ -8,7 +8,9 @@
 //!   browser test's web export template; `godot`: finding or fetching Godot; `android` and `bionic_symbols`: the
 //!   Android sysroot made here; `ios`: the iOS `.xcframework`);
 //! - shared support: `process` (the error type, the repository root, running a child), `platform` (the shipped
-//!   platforms and their file names), `verify` (what a shipped binary must look like), `godot_run` (running Godot
+//!   platforms and their file names), `library` (Godot's entry point, an unreadable library's error),
+//!   `apple_files` (Apple's library files read without Apple's tools), `verify` (what a shipped binary must look
+//!   like; it reads the toolchain's promises, so only commands use it), `godot_run` (running Godot
 //!   with a timeout, a log and a sentinel), `tally` (pass/fail counts), `class_docs` (class docs XML to Markdown),
 //!   `release_check` (versions, release notes, the Asset Library's fields and zip layout, SHA-256).
 
@@ -16,6 +18,7 @@ mod apple_files;
 mod class_docs;
 mod commands;
 mod godot_run;
+mod library;
 mod platform;
 mod process;
 mod release_check;

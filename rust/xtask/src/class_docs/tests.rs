@@ -1,6 +1,5 @@
 use super::bbcode::{inline, to_markdown};
-use super::{merge, pages, xml};
-use crate::commands::reference::compare;
+use super::{compare, merge, pages, xml};
 use std::collections::BTreeMap;
 
 const DOCTOOL: &str = r#"<?xml version="1.0" encoding="UTF-8" ?>

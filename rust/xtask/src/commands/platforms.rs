@@ -245,7 +245,7 @@ fn load_test(platform: Platform, runner: &Runner, library: &Path) -> Result<Stri
     let out = cmd
         .current_dir(dir)
         .arg(&path)
-        .arg(crate::verify::ENTRY_SYMBOL)
+        .arg(crate::library::ENTRY_SYMBOL)
         .output()
         .map_err(|e| format!("cannot start the loader: {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout).trim().to_string();

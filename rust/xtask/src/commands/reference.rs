@@ -11,6 +11,7 @@
 //! is written and a stale, missing or extra page fails with the command that fixes it. `cargo xtask test` runs the
 //! check after its debug build.
 
+use crate::class_docs::{REFERENCE_DIR, compare};
 use crate::commands::build::{build, host_platform};
 use crate::godot_run::{run_logged, write_extension_list};
 use crate::process::{Result, repo_root};
@@ -19,9 +20,6 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// The folder of the pages, from the repository root.
-pub const REFERENCE_DIR: &str = "docs/reference";
 
 /// `cargo xtask reference [--check]`: builds the debug library, then writes (or checks) the pages.
 pub fn reference(check: bool) -> Result {
@@ -180,31 +178,4 @@ pub fn check_pages() -> Result<String> {
             problems.join("\n  ")
         ))
     }
-}
-
-/// One line per page that differs: missing, extra, or stale (with its first differing line).
-pub fn compare(wanted: &BTreeMap<String, String>, found: &BTreeMap<String, String>) -> Vec<String> {
-    let mut problems = Vec::new();
-    for (name, text) in wanted {
-        match found.get(name) {
-            None => problems.push(format!("{REFERENCE_DIR}/{name} is missing")),
-            Some(old) if old != text => {
-                let line = text
-                    .lines()
-                    .zip(old.lines())
-                    .position(|(a, b)| a != b)
-                    .unwrap_or_else(|| text.lines().count().min(old.lines().count()));
-                let now = text.lines().nth(line).unwrap_or("(end of file)");
-                problems.push(format!(
-                    "{REFERENCE_DIR}/{name} is stale from line {}: the library documents `{now}`",
-                    line + 1
-                ));
-            }
-            Some(_) => {}
-        }
-    }
-    for name in found.keys().filter(|n| !wanted.contains_key(*n)) {
-        problems.push(format!("{REFERENCE_DIR}/{name} documents no registered class"));
-    }
-    problems
 }

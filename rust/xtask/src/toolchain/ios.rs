@@ -159,7 +159,7 @@ fn slice_cargo(slice: Slice, release: bool) -> Result<Command> {
 fn rename_globals(from: &Path, to: &Path) -> Result {
     let data = fs::read(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
     let names = crate::apple_files::defined_globals(&data)?;
-    let entry = format!("_{}", crate::verify::ENTRY_SYMBOL);
+    let entry = format!("_{}", crate::library::ENTRY_SYMBOL);
     let mut map = String::new();
     for name in names.iter().filter(|n| **n != entry && !n.starts_with(SYMBOL_PREFIX)) {
         let bare = name.strip_prefix('_').unwrap_or(name);

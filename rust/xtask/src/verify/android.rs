@@ -6,11 +6,11 @@
 //! alignment, no text relocations, no TLS segment (bionic before API 29 has none), a SysV hash table (Android
 //! before 6.0 reads no other) and the `.note.android.ident` API level.
 
+use crate::library::{ENTRY_SYMBOL, parse_error, require_entry};
 use crate::platform::Platform;
 use crate::process::Result;
 use crate::toolchain::android::{API_LEVEL, PAGE_SIZE};
 use crate::toolchain::bionic_symbols::SYMBOLS;
-use crate::verify::entry::{ENTRY_SYMBOL, parse_error, require_entry};
 use object::elf;
 use object::read::elf::{ElfFile64, FileHeader, ProgramHeader, SectionHeader, Sym};
 use object::{Architecture, Endianness, FileKind, Object};

@@ -12,9 +12,9 @@
 //!   the list is macOS's, so a symbol only macOS has would pass here and fail in Xcode (none of the C library,
 //!   pthread and dyld functions `std` uses is such a one).
 
+use crate::library::{ENTRY_SYMBOL, parse_error};
 use crate::process::Result;
 use crate::toolchain::ios::{LIBRARY_FILE, MIN_IOS, MIN_IOS_SIMULATOR, SYMBOL_PREFIX};
-use crate::verify::entry::{ENTRY_SYMBOL, parse_error};
 use object::macho;
 use object::read::archive::{ArchiveFile, ArchiveKind};
 use object::read::macho::{LoadCommandVariant, MachOFile64};

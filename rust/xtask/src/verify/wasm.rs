@@ -1,7 +1,7 @@
 //! The web library: an emscripten side module that Godot's web export template links at load time.
 
+use crate::library::{ENTRY_SYMBOL, require_entry};
 use crate::process::Result;
-use crate::verify::entry::{ENTRY_SYMBOL, require_entry};
 
 /// An emscripten side module as Godot's web template links it: a `dylink.0` section first, Godot's entry point
 /// exported, memory imported from the main module (shared exactly when built for threads), and no exception

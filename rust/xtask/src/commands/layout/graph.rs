@@ -1,6 +1,7 @@
 //! Each crate as a graph of files: its module tree (walked from the crate root through `mod` declarations,
 //! `#[path]` included), the paths its files name resolved to the file of their longest module prefix (through a
-//! crate root's or `mod.rs`'s re-exports), and the strongly connected components of that graph (Tarjan).
+//! hub's re-exports: a crate root's, or a `foo.rs`'s whose children are files), and the strongly connected
+//! components of that graph (Tarjan), for files and for top-level modules alike.
 
 use super::scan::Scan;
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -13,8 +14,9 @@ pub struct SourceFile {
     pub scan: Scan,
 }
 
-/// A file of a crate: its module path and whether it is a crate root or a `mod.rs` (whose re-exports are
-/// followed, and are no edges unless the file uses the name itself).
+/// A file of a crate: its module path and whether it is a hub (whose re-exports are followed, and are no edges
+/// unless the file uses the name itself): a crate root, or a module file with child modules in files of their own
+/// (`foo.rs` beside `foo/`, or `foo/mod.rs`), not counting its tests.
 struct Member {
     file: usize,
     module: Vec<String>,
@@ -23,6 +25,8 @@ struct Member {
 
 /// One crate: its files, and the file holding each module path (inline modules map to their file).
 pub struct Crate {
+    /// The file the crate is walked from.
+    pub root: usize,
     members: Vec<Member>,
     modules: HashMap<Vec<String>, usize>,
     alias: Option<String>,
@@ -66,7 +70,7 @@ pub fn crates(files: &[SourceFile]) -> (Vec<Crate>, Vec<bool>) {
     while let Some(root) = roots.pop().or_else(|| reached.iter().position(|r| !r)) {
         let in_tests = files[root].path.parent().is_some_and(|d| d.ends_with("tests"));
         let mut krate =
-            Crate { members: Vec::new(), modules: HashMap::new(), alias: files[root].scan.crate_alias.clone() };
+            Crate { root, members: Vec::new(), modules: HashMap::new(), alias: files[root].scan.crate_alias.clone() };
         let mut stack = vec![(root, Vec::new(), true, in_tests)];
         while let Some((file, module, mod_rs, is_test)) = stack.pop() {
             if krate.members.iter().any(|m| m.file == file) {
@@ -74,7 +78,8 @@ pub fn crates(files: &[SourceFile]) -> (Vec<Crate>, Vec<bool>) {
             }
             reached[file] = true;
             test[file] |= is_test;
-            let hub = file == root || files[file].path.ends_with("mod.rs");
+            let has_children = files[file].scan.mods.iter().any(|m| !m.inline && !m.cfg_test);
+            let hub = file == root || files[file].path.ends_with("mod.rs") || has_children;
             krate.modules.insert(module.clone(), file);
             for decl in &files[file].scan.mods {
                 let child: Vec<String> = module.iter().chain(&decl.scope).chain([&decl.name]).cloned().collect();
@@ -97,6 +102,17 @@ pub fn crates(files: &[SourceFile]) -> (Vec<Crate>, Vec<bool>) {
 }
 
 impl Crate {
+    /// The crate's files, root first.
+    pub fn files(&self) -> impl Iterator<Item = usize> + '_ {
+        self.members.iter().map(|m| m.file)
+    }
+
+    /// The top-level module `file` belongs to (`nodes` for `nodes.rs` and everything under `nodes/`); `None` for
+    /// the crate root, which only declares.
+    pub fn top_module(&self, file: usize) -> Option<&str> {
+        self.members.iter().find(|m| m.file == file)?.module.first().map(String::as_str)
+    }
+
     /// `segments` named in `file` inside module `ctx`, as a path from the crate root; `None` when it leaves the
     /// crate (another crate, a local name, a primitive).
     fn absolute(
@@ -206,8 +222,9 @@ impl Crate {
     }
 }
 
-/// The strongly connected components of more than one file (Tarjan), each sorted.
-pub fn tangles(count: usize, edges: &Edges) -> Vec<Vec<usize>> {
+/// The strongly connected components of more than one node (Tarjan), each sorted: `edges` join nodes `0..count`
+/// (files, or a crate's top-level modules).
+pub fn tangles<V>(count: usize, edges: &BTreeMap<(usize, usize), V>) -> Vec<Vec<usize>> {
     struct Tarjan<'a> {
         next: Vec<Vec<usize>>,
         index: Vec<Option<usize>>,
@@ -272,8 +289,8 @@ pub fn tangles(count: usize, edges: &Edges) -> Vec<Vec<usize>> {
     found
 }
 
-/// A shortest cycle through `component[0]` inside `component`, as files in order (the first repeated at the end).
-pub fn cycle_through(component: &[usize], edges: &Edges) -> Vec<usize> {
+/// A shortest cycle through `component[0]` inside `component`, as nodes in order (the first repeated at the end).
+pub fn cycle_through<V>(component: &[usize], edges: &BTreeMap<(usize, usize), V>) -> Vec<usize> {
     let start = component[0];
     let mut came_from: HashMap<usize, usize> = HashMap::new();
     let mut queue = VecDeque::from([start]);

@@ -1,6 +1,7 @@
 //! What one file says about modules: the modules it declares (in files or inline), its `use` declarations as
 //! flat paths, the other paths it names (`crate::a::b(..)`, `super::x`, `$crate::m::f` in a macro), and the
-//! identifiers its code uses outside `use` lines (to tell a re-export from an import the file itself uses).
+//! identifiers its code uses outside `use` lines (to tell a re-export from an import the file itself uses), and the
+//! `crate::` paths a proc macro writes into its user's crate (inside `quote!`).
 
 use super::lexer::{Kind, Token};
 use std::collections::HashSet;
@@ -45,6 +46,8 @@ pub struct Scan {
     pub mods: Vec<ModDecl>,
     pub uses: Vec<UseDecl>,
     pub paths: Vec<PathRef>,
+    /// The `crate::` paths inside `quote!`/`quote_spanned!`: a proc macro writes them into the crate that uses it.
+    pub quoted: Vec<PathRef>,
     /// `extern crate self as NAME;`: NAME is this crate.
     pub crate_alias: Option<String>,
     pub used_idents: HashSet<String>,
@@ -170,6 +173,19 @@ fn use_tree(tokens: &[Token], mut at: usize, prefix: &mut Vec<String>, leaves: &
     at
 }
 
+/// The segments of the path whose first identifier is at `at` (`a::b::c`, stopping before generics or a call).
+fn path_at(tokens: &[Token], at: usize) -> Vec<String> {
+    let mut segments = vec![tokens[at].text.clone()];
+    let mut next = at + 1;
+    while is(tokens, next, "::")
+        && let Some(name) = ident(tokens, next + 1)
+    {
+        segments.push(name.to_string());
+        next += 2;
+    }
+    segments
+}
+
 /// Scans one file's tokens.
 pub fn scan(tokens: &[Token]) -> Scan {
     let mut found = Scan::default();
@@ -224,7 +240,19 @@ pub fn scan(tokens: &[Token]) -> Scan {
         } else if (t.is("quote") || t.is("quote_spanned")) && is(tokens, at + 1, "!") {
             // Tokens a proc macro writes into its user's crate: their `crate::` paths are the user's, not this
             // crate's.
-            at = past_group(tokens, at + 2);
+            let end = past_group(tokens, at + 2);
+            for k in at + 2..end {
+                // `k > at + 1`, so `k - 1` is inside the file.
+                if tokens[k].is("crate")
+                    && !is(tokens, k - 1, "::")
+                    && is(tokens, k + 1, "::")
+                    && ident(tokens, k + 2).is_some()
+                {
+                    let segments = path_at(tokens, k);
+                    found.quoted.push(PathRef { segments, scope: scope.clone(), line: tokens[k].line });
+                }
+            }
+            at = end;
             continue;
         } else if t.is("extern")
             && is(tokens, at + 1, "crate")
@@ -237,15 +265,7 @@ pub fn scan(tokens: &[Token]) -> Scan {
             let after_path = at > 0 && is(tokens, at - 1, "::");
             let metavariable = at > 0 && is(tokens, at - 1, "$") && t.text != "crate";
             if is(tokens, at + 1, "::") && ident(tokens, at + 2).is_some() && !after_path && !metavariable {
-                let mut segments = vec![t.text.clone()];
-                let mut next = at + 1;
-                while is(tokens, next, "::")
-                    && let Some(name) = ident(tokens, next + 1)
-                {
-                    segments.push(name.to_string());
-                    next += 2;
-                }
-                found.paths.push(PathRef { segments, scope, line: t.line });
+                found.paths.push(PathRef { segments: path_at(tokens, at), scope, line: t.line });
             }
         }
         at += 1;

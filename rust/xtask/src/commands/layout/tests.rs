@@ -112,10 +112,10 @@ fn a_three_file_cycle_through_nested_modules_and_macros_fails_naming_it() {
         "three",
         &[
             ("src/lib.rs", "mod io;\nmod nodes;\n"),
-            ("src/io/mod.rs", "pub mod bones;\n"),
+            ("src/io.rs", "pub mod bones;\n"),
             // A grouped use: `crate::nodes::{tick::{self}}` points into nodes/tick.rs.
             ("src/io/bones.rs", "use crate::{nodes::{tick::{self}}};\npub fn read() {}\n"),
-            ("src/nodes/mod.rs", "pub mod declare;\npub mod tick;\n"),
+            ("src/nodes.rs", "pub mod declare;\npub mod tick;\n"),
             // A macro's `$crate::` path.
             ("src/nodes/declare.rs", "macro_rules! m { () => { $crate::io::bones::read() } }\n"),
             // `super::` from nodes/tick.rs is nodes/.
@@ -139,7 +139,7 @@ fn a_facade_reexport_is_no_cycle_but_a_hub_that_uses_its_children_is() {
         // `crate::B` is b.rs's B; `crate::V` is the root's own (and the root uses nothing of a.rs).
         ("src/a.rs", "use crate::B;\npub struct A(B);\npub const W: u8 = crate::V;\n"),
         ("src/b.rs", "pub struct B;\npub fn helper() { let _ = crate::nodes::Node; }\n"),
-        ("src/nodes/mod.rs", "mod node;\npub use node::Node;\n"),
+        ("src/nodes.rs", "mod node;\npub use node::Node;\n"),
         ("src/nodes/node.rs", "pub struct Node;\npub fn f() -> super::Node { Node }\n"),
     ];
     assert_eq!(Tree::new("facade", &files).problems(&[]), Vec::<String>::new());
@@ -233,4 +233,125 @@ fn paths_a_proc_macro_writes_for_its_user_are_not_its_own() {
         ],
     );
     assert_eq!(tree.problems(&[]).len(), 1, "the same paths outside quote! are a cycle");
+}
+
+/// A crate whose top-level modules `nodes` and `frame` depend on each other without any file cycle: `frame/tick.rs`
+/// names `crate::nodes::helper` inline, and `nodes/node.rs` invokes the proc macro crate `m` (`rust/m`), whose
+/// `quote!` writes `crate::frame::tick::run` into it. With `frame_back` false, `frame` names nothing of `nodes`.
+fn module_tree(name: &str, frame_back: bool) -> Tree {
+    let tick = if frame_back {
+        "pub fn run() {}\npub fn t() { crate::nodes::helper::help(); }\n"
+    } else {
+        "pub fn run() {}\n"
+    };
+    Tree::new(
+        name,
+        &[
+            ("src/lib.rs", "mod frame;\nmod nodes;\n"),
+            ("src/frame.rs", "pub mod tick;\n"),
+            ("src/frame/tick.rs", tick),
+            ("src/nodes.rs", "pub mod helper;\npub mod node;\n"),
+            ("src/nodes/helper.rs", "pub fn help() {}\n"),
+            ("src/nodes/node.rs", "#[m::node]\npub struct Node;\n"),
+            ("../m/Cargo.toml", "[package]\nname = \"m\"\n\n[lib]\nproc-macro = true\n"),
+            (
+                "../m/src/lib.rs",
+                "use crate::gen::body;\nmod gen;\npub fn node() -> T {\n    quote! { fn f() { crate::frame::tick::run() } }\n}\n",
+            ),
+            ("../m/src/gen.rs", "pub fn body() {}\n"),
+        ],
+    )
+}
+
+#[test]
+fn a_cycle_between_top_level_modules_fails_counting_paths_a_macro_writes() {
+    let problems = module_tree("modules", true).problems(&[]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let lines: Vec<&str> = problems[0].lines().collect();
+    assert_eq!(
+        lines[..4],
+        [
+            "module cycle in rust/c: frame -> nodes -> frame",
+            "  modules tangled together: frame, nodes",
+            "  frame -> nodes: rust/c/src/frame/tick.rs:2 names crate::nodes::helper::help",
+            "  nodes -> frame: rust/c/src/nodes/node.rs:1 invokes m, whose macros write crate::frame::tick::run \
+             (rust/m/src/lib.rs:4)",
+        ],
+        "{problems:?}"
+    );
+    assert!(lines[4].starts_with("  to fix: dependencies point one way"), "{problems:?}");
+    assert!(problems[0].ends_with("[rule no cycles between a crate's top-level modules]"), "{problems:?}");
+
+    // An exception names a file that makes one of the dependencies.
+    let reason = "being restructured";
+    let excepted = [Exception { path: "rust/c/src/frame/tick.rs", rule: Rule::NoModuleCycles, reason }];
+    assert_eq!(module_tree("modules-excepted", true).problems(&excepted), Vec::<String>::new());
+}
+
+#[test]
+fn top_level_modules_that_depend_one_way_pass() {
+    // `nodes` -> `frame` through the macro only; the macro crate's own `crate::gen` is its own module, not one the
+    // macro writes.
+    assert_eq!(module_tree("one-way", false).problems(&[]), Vec::<String>::new());
+    // The same cycle through a `use` line (no macro) fails too, and a crate root naming both is no part of it.
+    let tree = Tree::new(
+        "modules-use",
+        &[
+            ("src/lib.rs", "mod a;\nmod b;\npub use a::A;\npub fn f() -> b::B { b::B }\n"),
+            ("src/a.rs", "mod inner;\npub struct A;\n"),
+            ("src/a/inner.rs", "use crate::b::B;\npub fn g(_: B) {}\n"),
+            ("src/b.rs", "pub struct B;\npub fn h(_: crate::a::A) {}\n"),
+        ],
+    );
+    let problems = tree.problems(&[]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].starts_with("module cycle in rust/c: a -> b -> a\n"), "{problems:?}");
+}
+
+#[test]
+fn a_mod_rs_fails_except_a_test_helper_folder_cargo_needs() {
+    let tree = Tree::new(
+        "mod-rs",
+        &[
+            ("src/lib.rs", "mod nodes;\nmod io;\n"),
+            ("src/nodes/mod.rs", "mod node;\npub use node::Node;\n"),
+            ("src/nodes/node.rs", "pub struct Node;\n"),
+            ("src/io.rs", "#[cfg(test)]\nmod tests;\n"),
+            ("src/io/tests/mod.rs", "mod reads;\n"),
+            ("src/io/tests/reads.rs", "#[test]\nfn t() {}\n"),
+            ("tests/common/mod.rs", "pub fn helper() {}\n"),
+            ("tests/it.rs", "mod common;\n#[test]\nfn t() { common::helper() }\n"),
+        ],
+    );
+    let problems = tree.problems(&[]);
+    let rule = "[rule one module style: `foo.rs` beside `foo/`, no `foo/mod.rs` (cargo's `tests/<helper>/mod.rs` \
+                excepted)]";
+    assert_eq!(
+        problems,
+        [
+            format!(
+                "rust/c/src/io/tests/mod.rs: a `mod.rs`; move it to `rust/c/src/io/tests.rs`, beside its folder (`git mv`) {rule}"
+            ),
+            format!(
+                "rust/c/src/nodes/mod.rs: a `mod.rs`; move it to `rust/c/src/nodes.rs`, beside its folder (`git mv`) {rule}"
+            ),
+        ]
+    );
+
+    // Moved: no problem, and `nodes.rs` beside `nodes/` is the facade its `mod.rs` was (its re-export of its child
+    // is no dependency, so the child naming it back is no cycle).
+    let moved = Tree::new(
+        "mod-rs-moved",
+        &[
+            ("src/lib.rs", "mod nodes;\nmod io;\n"),
+            ("src/nodes.rs", "mod node;\npub use node::Node;\npub struct Settings;\n"),
+            ("src/nodes/node.rs", "pub struct Node(super::Settings);\n"),
+            ("src/io.rs", "#[cfg(test)]\nmod tests;\n"),
+            ("src/io/tests.rs", "mod reads;\n"),
+            ("src/io/tests/reads.rs", "#[test]\nfn t() {}\n"),
+            ("tests/common/mod.rs", "pub fn helper() {}\n"),
+            ("tests/it.rs", "mod common;\n#[test]\nfn t() { common::helper() }\n"),
+        ],
+    );
+    assert_eq!(moved.problems(&[]), Vec::<String>::new());
 }

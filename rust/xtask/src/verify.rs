@@ -5,12 +5,10 @@
 
 use crate::platform::Platform;
 mod android;
-mod entry;
 pub mod ios;
 mod wasm;
 
-pub use entry::{ENTRY_SYMBOL, parse_error, require_entry};
-
+use crate::library::{ENTRY_SYMBOL, parse_error, require_entry};
 use crate::process::Result;
 use object::read::elf::{ElfFile64, FileHeader};
 use object::read::macho::{FatArch, LoadCommandVariant, MachOFatFile32, MachOFile64};

@@ -1,5 +1,6 @@
-//! What every verifier shares (its own file, so the verifiers of each format can use it without importing the module
-//! that calls them): Godot's entry point, and how an unreadable file is reported.
+//! What the code that builds a library and the code that checks it share (a module of its own, below `toolchain`,
+//! `apple_files` and `verify`, so none of them imports another for it): Godot's entry point, and how an unreadable
+//! file is reported.
 
 use crate::process::Result;
 

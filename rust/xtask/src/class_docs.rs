@@ -1,7 +1,8 @@
 //! The class reference (`docs/reference/`): Markdown pages made from what Godot's `--doctool --gdextension-docs`
 //! dumps for the extension (every member as the engine registered it) and the descriptions godot-rust gives the
-//! editor's help (`merge`); `xml` reads both, `bbcode` converts their markup, `page` writes one class's page. The
-//! command that runs Godot and writes or checks the pages is `commands/reference.rs`.
+//! editor's help (`merge`); `xml` reads both, `bbcode` converts their markup, `page` writes one class's page, `compare`
+//! tells the pages on disk that differ. The command that runs Godot and writes or checks the pages is
+//! `commands/reference.rs`.
 
 pub mod bbcode;
 pub mod merge;
@@ -11,6 +12,9 @@ pub mod xml;
 use crate::process::Result;
 use std::collections::BTreeMap;
 use xml::Element;
+
+/// The folder of the pages, from the repository root.
+pub const REFERENCE_DIR: &str = "docs/reference";
 
 /// Classes the extension registers that are no part of what users get: `Reach2DDebug` exists in debug and bench
 /// builds only (the tests' diagnostics), `Reach2DIoFloor*` in bench builds only, `Reach2DBatcher` is internal (the
@@ -64,6 +68,33 @@ pub fn pages(doctool: &[String], registered: &[String]) -> Result<BTreeMap<Strin
     }
     out.insert("README.md".into(), index);
     Ok(out)
+}
+
+/// One line per page that differs: missing, extra, or stale (with its first differing line).
+pub fn compare(wanted: &BTreeMap<String, String>, found: &BTreeMap<String, String>) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (name, text) in wanted {
+        match found.get(name) {
+            None => problems.push(format!("{REFERENCE_DIR}/{name} is missing")),
+            Some(old) if old != text => {
+                let line = text
+                    .lines()
+                    .zip(old.lines())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or_else(|| text.lines().count().min(old.lines().count()));
+                let now = text.lines().nth(line).unwrap_or("(end of file)");
+                problems.push(format!(
+                    "{REFERENCE_DIR}/{name} is stale from line {}: the library documents `{now}`",
+                    line + 1
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    for name in found.keys().filter(|n| !wanted.contains_key(*n)) {
+        problems.push(format!("{REFERENCE_DIR}/{name} documents no registered class"));
+    }
+    problems
 }
 
 #[cfg(test)]
