@@ -5,6 +5,9 @@ use godot::classes::Node2D;
 use godot::prelude::*;
 use reach2d_core::SolveError;
 
+#[cfg(test)]
+mod tests;
+
 /// Why a node did not solve: a missing or broken target or chain, a pose that is not finite, or input the solver
 /// refused. Shown as a configuration warning in the editor and reported once at run time.
 #[derive(Clone, Copy, Debug, PartialEq)]

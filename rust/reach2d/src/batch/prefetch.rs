@@ -29,12 +29,17 @@ pub fn object_address<T: GodotClass>(object: &Gd<T>) -> usize {
 /// Asks the cache for `lines` lines starting at `address`. A hint only: never faults, never reads.
 #[inline(always)]
 pub fn prefetch(address: usize, lines: usize) {
-    if address == 0 {
-        return;
+    for line in line_addresses(address, lines) {
+        prefetch_line(line);
     }
-    for line in 0..lines {
-        prefetch_line(address.wrapping_add(line * LINE));
-    }
+}
+
+/// The addresses of `lines` cache lines from `address` on, wrapping at the end of the address space; none for a
+/// null address.
+#[inline(always)]
+fn line_addresses(address: usize, lines: usize) -> impl Iterator<Item = usize> {
+    let lines = if address == 0 { 0 } else { lines };
+    (0..lines).map(move |line| address.wrapping_add(line.wrapping_mul(LINE)))
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -9,6 +9,9 @@ use reach2d_core::AngleLimit;
 
 use crate::runtime::checked;
 
+#[cfg(test)]
+mod tests;
+
 const PREFIX: &str = "angle_limits/bone_";
 /// More bones than any chain has; guards the slot vector against absurd indices.
 const MAX_BONES: usize = 4096;
@@ -22,7 +25,7 @@ struct Slot {
 }
 
 /// One of a slot's three inspector properties.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Field {
     Enabled,
     Min,
@@ -139,8 +142,12 @@ impl AngleLimits {
     /// Splits `angle_limits/bone_<i>/<field>` into the bone index and the field, without allocating: Godot asks
     /// `_get`/`_set` about every property access on the node, including per-frame reads of `last_error`.
     fn parse(property: &StringName) -> Option<(usize, Field)> {
-        let text = GString::from(property);
-        let rest = strip_prefix(text.chars(), PREFIX)?;
+        Self::parse_name(GString::from(property).chars())
+    }
+
+    /// [`Self::parse`] on the name's characters.
+    fn parse_name(name: &[char]) -> Option<(usize, Field)> {
+        let rest = strip_prefix(name, PREFIX)?;
         let slash = rest.iter().position(|&c| c == '/')?;
         let (digits, field) = (&rest[..slash], &rest[slash + 1..]);
         if digits.is_empty() || digits.len() > 4 {
