@@ -7,7 +7,7 @@ use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{INode2D, Node2D};
 use godot::prelude::*;
 
-use crate::runtime::character_link;
+use crate::runtime::{character_link, checked};
 
 /// One weight for every Reach2D node of a character, like Unity's IK Manager 2D weight or the built-in modification
 /// stack's [member SkeletonModificationStack2D.strength]: every Reach2D node under this node's parent
@@ -19,7 +19,6 @@ use crate::runtime::character_link;
 ///
 /// The nearest one above a node wins. A node moved from under it takes its own weight again. Nothing is written
 /// when the weight is 0 and the animation holds still (each bone keeps the rotation it has).
-#[reach2d_macros::node]
 #[derive(GodotClass)]
 #[class(init, tool, base = Node2D)]
 pub struct CharacterWeight2D {
@@ -27,7 +26,7 @@ pub struct CharacterWeight2D {
     /// [code]weight[/code]: 0 = none (the animated pose), 1 = each node's own weight. A value outside [0, 1] (or NaN)
     /// is an error and is ignored.
     #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0, then = publish)]
+    #[var(set = set_weight)]
     #[init(val = 1.0)]
     weight: f32,
     /// The weight as the nodes under the parent read it.
@@ -36,9 +35,16 @@ pub struct CharacterWeight2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api()]
 #[godot_api]
-impl CharacterWeight2D {}
+impl CharacterWeight2D {
+    // The checked setter: a bad value prints one error naming the valid range and keeps the last good one; a good
+    // one reaches the nodes under the parent at once.
+    #[func]
+    fn set_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.weight, "CharacterWeight2D", "weight", value, 0.0, 1.0);
+        self.publish();
+    }
+}
 
 #[godot_api]
 impl INode2D for CharacterWeight2D {

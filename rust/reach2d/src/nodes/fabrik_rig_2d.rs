@@ -1,17 +1,21 @@
 //! `FabrikRig2D`: multi-effector FABRIK over a tree of Bone2D nodes (several tips sharing a spine).
 
 pub mod effectors;
+mod gizmo;
 pub mod state;
 
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
+use godot::register::info::PropertyInfo;
 use reach2d_core::FabrikSettings;
 
 use crate::batch;
 use crate::problem::Problem;
-use crate::runtime::frame::{self, BoneDriver, NodeState, Solved};
-use crate::runtime::{checked, gizmo};
+use crate::runtime::checked;
+use crate::runtime::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::runtime::node_limits;
+use crate::runtime::node_property::{NodeList, NodeSlot, NodeValue};
 use effectors::{Given, PendingPaths, Side};
 use state::{Effectors, RigState};
 
@@ -38,43 +42,58 @@ use state::{Effectors, RigState};
 /// and the node runs after [AnimationPlayer] and [AnimationTree] in the same frame. Angle limits are numbered in the
 /// rig's bone order: the first tip's branch from [member root_bone] down, then each further tip's bones not listed
 /// yet ([method get_rig_bone] tells which bone an index is).
-#[reach2d_macros::node(frame)]
-#[derive(GodotClass)]
+#[reach2d_macros::node]
+#[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct FabrikRig2D {
     /// First bone of the rig, shared by every branch (it turns but never moves).
     #[export]
-    root_bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("FabrikRig2D", "root_bone"))]
+    root_bone: NodeSlot<Bone2D>,
     /// The last bone of each branch, one per effector: [member root_bone]'s Bone2D descendants, none on another
     /// tip's branch. Read at every solve, so a change made to the array in place ([code]append[/code]) counts too. An
     /// untyped array given to [method Object.set] (or assigned where the node's class is not known statically) is
     /// converted entry by entry (Bone2D nodes; anything else is refused with one error).
     #[export]
-    #[var(set = store_effector_tips)]
-    effector_tips: Array<Gd<Bone2D>>,
+    #[var(set = set_effector_tips)]
+    #[init(val = NodeList::named("FabrikRig2D", "effector_tips"))]
+    effector_tips: NodeList<Bone2D>,
     /// The node each effector reaches for, at the same index as its tip in [member effector_tips].
     #[export]
-    #[var(set = store_effector_targets)]
-    effector_targets: Array<Gd<Node2D>>,
+    #[var(set = set_effector_targets)]
+    #[init(val = NodeList::named("FabrikRig2D", "effector_targets"))]
+    effector_targets: NodeList<Node2D>,
     /// How much each effector counts where the branches disagree (a missing entry counts 1; 0 follows along and never
     /// pulls). Each value must be finite and >= 0.
     #[export]
     #[var(set = set_effector_weights)]
     effector_weights: PackedFloat32Array,
-    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
-    /// `update_mode`, `editor_preview`.
-    #[shared_properties(frame)]
-    _shared: (),
+    /// @shared enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[var(set = set_weight)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
 
     /// Most backward-and-forward passes per solve.
     #[export_group(name = "Solver")]
     #[export(range = (1.0, 256.0, 1.0, or_greater))]
-    #[checked(1..=1024)]
+    #[var(set = set_max_iterations)]
     #[init(val = 16)]
     max_iterations: i64,
     /// Distance from every end effector to its target, in global pixels, that counts as reached.
     #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_tolerance)]
     #[init(val = 0.5)]
     tolerance: f32,
 
@@ -105,19 +124,53 @@ pub struct FabrikRig2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::shared_docs]
 #[godot_api]
 impl FabrikRig2D {
-    /// Keeps checked [member effector_tips] (`set_effector_tips`, `node_property.rs`).
-    fn store_effector_tips(&mut self, value: Array<Gd<Bone2D>>) {
-        self.effector_tips = value;
-        self.pending.drop_side(Side::Tips);
-    }
+    /// @shared UPDATE_PROCESS
+    #[constant]
+    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
+    /// @shared UPDATE_PHYSICS
+    #[constant]
+    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
+    /// @shared UPDATE_MANUAL
+    #[constant]
+    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
 
-    /// Keeps checked [member effector_targets] (`set_effector_targets`, `node_property.rs`).
-    fn store_effector_targets(&mut self, value: Array<Gd<Node2D>>) {
-        self.effector_targets = value;
-        self.pending.drop_side(Side::Targets);
+    /// @shared solve
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        frame::solve(self)
+    }
+    /// @shared reset
+    #[func]
+    pub fn reset(&mut self) {
+        frame::reset(self);
+    }
+    /// @shared set_angle_limits
+    #[func]
+    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+    }
+    /// @shared clear_angle_limits
+    #[func]
+    pub fn clear_angle_limits(&mut self, bone_index: i64) {
+        node_limits::set_angle_limits(self, bone_index, None);
+    }
+    /// @shared has_angle_limits
+    #[func]
+    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+        node_limits::has_angle_limits(self, bone_index)
+    }
+    /// @shared get_setup_warning
+    #[func]
+    pub fn get_setup_warning(&mut self) -> GString {
+        frame::setup_warning(self)
+    }
+    /// @shared get_bone_count
+    #[func]
+    pub fn get_bone_count(&self) -> i64 {
+        frame::bone_count(self)
     }
 
     /// Adds an effector: [param tip] (the last bone of a branch under [member root_bone]) reaches for
@@ -146,8 +199,8 @@ impl FabrikRig2D {
     /// Removes every effector (and their weights).
     #[func]
     fn clear_effectors(&mut self) {
-        self.effector_tips = Array::new();
-        self.effector_targets = Array::new();
+        *self.effector_tips = Array::new();
+        *self.effector_targets = Array::new();
         self.effector_weights = PackedFloat32Array::new();
         self.pending = PendingPaths::default();
     }
@@ -176,6 +229,33 @@ impl FabrikRig2D {
         self.paths(Side::Targets)
     }
 
+    /// The rig's bone at [param index] in its bone order (the one [method set_angle_limits] uses), or
+    /// [code]null[/code] while the setup is invalid or the index is out of range.
+    #[func]
+    fn get_rig_bone(&self, index: i64) -> Option<Gd<Bone2D>> {
+        let index = usize::try_from(index).ok()?;
+        self.state.bones.chain.bones().get(index).cloned()
+    }
+
+    /// Sets [member effector_tips]: a value that is not an array of Bone2D nodes prints one error naming it, and
+    /// the current tips are kept; tips set as nodes replace tips still waiting as node paths.
+    #[func]
+    fn set_effector_tips(&mut self, value: Variant) {
+        let Some(tips) = <Array<Gd<Bone2D>> as NodeValue>::checked(&value, "FabrikRig2D", "effector_tips") else {
+            return;
+        };
+        *self.effector_tips = tips;
+        self.pending.drop_side(Side::Tips);
+    }
+    /// Sets [member effector_targets], checked as [member effector_tips] is.
+    #[func]
+    fn set_effector_targets(&mut self, value: Variant) {
+        let Some(targets) = <Array<Gd<Node2D>> as NodeValue>::checked(&value, "FabrikRig2D", "effector_targets") else {
+            return;
+        };
+        *self.effector_targets = targets;
+        self.pending.drop_side(Side::Targets);
+    }
     /// Sets [member effector_weights]: a negative or non-finite entry prints an error and keeps the current weights.
     #[func]
     fn set_effector_weights(&mut self, value: PackedFloat32Array) {
@@ -184,18 +264,32 @@ impl FabrikRig2D {
         }
     }
 
-    /// The rig's bone at [param index] in its bone order (the one [method set_angle_limits] uses), or
-    /// [code]null[/code] while the setup is invalid or the index is out of range.
+    // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
     #[func]
-    fn get_rig_bone(&self, index: i64) -> Option<Gd<Bone2D>> {
-        let index = usize::try_from(index).ok()?;
-        self.state.bones.chain.bones().get(index).cloned()
+    fn set_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.weight, "FabrikRig2D", "weight", value, 0.0, 1.0);
+    }
+    #[func]
+    fn set_max_iterations(&mut self, value: i64) {
+        checked::set_int(&mut self.max_iterations, "FabrikRig2D", "max_iterations", value, 1, 1024);
+    }
+    #[func]
+    fn set_tolerance(&mut self, value: f32) {
+        checked::set_float(&mut self.tolerance, "FabrikRig2D", "tolerance", value, 0.0, f32::MAX);
     }
 }
 
-#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for FabrikRig2D {
+    fn ready(&mut self) {
+        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
     fn on_notification(&mut self, what: CanvasItemNotification) {
         if what == CanvasItemNotification::ENTER_TREE {
             // A scene saved with `tip_bones`/`targets` paths: its nodes are all there now (a path that leads nowhere
@@ -209,8 +303,20 @@ impl INode2D for FabrikRig2D {
         let rig = &self.rig;
         gizmo::draw_rig(&mut self.to_gd().upcast(), rig.solver(), rig.points(), rig.targets());
     }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<PropertyInfo> {
+        node_limits::property_list(self)
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        node_limits::get_property(self, &property)
+    }
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         frame::counted(|| self.set_untyped(&property, &value) || self.state.limits.set_property(&property, &value))
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        node_limits::property_revert(&property)
     }
 }
 
@@ -251,10 +357,10 @@ impl FabrikRig2D {
         }
         let (resolved, missing) = self.pending.resolve(&self.to_gd().upcast());
         if let Some(tips) = resolved.tips {
-            self.effector_tips = tips;
+            *self.effector_tips = tips;
         }
         if let Some(targets) = resolved.targets {
-            self.effector_targets = targets;
+            *self.effector_targets = targets;
         }
         missing.map_err(|(side, k)| match side {
             Side::Tips => Problem::RigTipMissing(k as u16),

@@ -1,14 +1,20 @@
 //! `LookAt2D`: one bone turned toward a target.
 
+use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D};
 use godot::prelude::*;
+use godot::register::info::PropertyInfo;
 use reach2d_core::{Vec2, signed_angle, solve_look_at};
 
+use crate::batch;
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::problem::Problem;
-use crate::runtime::frame::{BoneDriver, NodeState, Solved};
+use crate::runtime::checked;
+use crate::runtime::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
 use crate::runtime::gizmo;
+use crate::runtime::node_limits;
+use crate::runtime::node_property::NodeSlot;
 use crate::runtime::setup::{self, Slots};
 
 /// Turns one [Bone2D] so that it points at [member target]: a head, an eye, a turret.
@@ -19,16 +25,18 @@ use crate::runtime::setup::{self, Slots};
 /// [member Node2D.rotation] is written, exactly under any mirroring. An angle limit set with
 /// [method set_angle_limits] (index 0) keeps the rotation in range; [member last_error] is then the angle still
 /// left between the bone and the target.
-#[reach2d_macros::node(frame)]
-#[derive(GodotClass)]
+#[reach2d_macros::node]
+#[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct LookAt2D {
     /// The node the bone points at.
     #[export]
-    target: Option<Gd<Node2D>>,
+    #[init(val = NodeSlot::named("LookAt2D", "target"))]
+    target: NodeSlot<Node2D>,
     /// The bone to turn.
     #[export]
-    bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("LookAt2D", "bone"))]
+    bone: NodeSlot<Bone2D>,
     /// Which direction of the bone faces the target, in radians from the bone's own direction
     /// ([method Bone2D.get_bone_angle]) in its own space, counter-clockwise in the bone's frame (clockwise on screen,
     /// as rotations are). 0 = the bone points at the target; for a head bone that points from the neck to the crown,
@@ -36,12 +44,32 @@ pub struct LookAt2D {
     /// outside (or NaN) is an error and is ignored. Under mirroring it stays the same direction of the bone, so the
     /// mirrored character looks at the mirrored target the same way.
     #[export(range = (-180.0, 180.0, 0.1, radians_as_degrees))]
-    #[checked(-core::f32::consts::PI..=core::f32::consts::PI)]
+    #[var(set = set_angle_offset)]
     angle_offset: f32,
-    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
-    /// `update_mode`, `editor_preview`; *Motion*: `solve_from_rest`, `max_angular_speed`.
-    #[shared_properties(frame, motion)]
-    _shared: (),
+    /// @shared enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[var(set = set_weight)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
+    /// @shared solve_from_rest
+    #[export_group(name = "Motion")]
+    #[export]
+    solve_from_rest: bool,
+    /// @shared max_angular_speed
+    #[export(range = (0.0, 1440.0, 1.0, or_greater, radians_as_degrees, suffix = "°/s"))]
+    #[var(set = set_max_angular_speed)]
+    max_angular_speed: f32,
 
     /// The angle in radians between the bone's direction and the target after the last solve, [member weight] and
     /// limits included; [code]-1.0[/code] before the first solve.
@@ -56,16 +84,103 @@ pub struct LookAt2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::shared_docs]
 #[godot_api]
-impl LookAt2D {}
+impl LookAt2D {
+    /// @shared UPDATE_PROCESS
+    #[constant]
+    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
+    /// @shared UPDATE_PHYSICS
+    #[constant]
+    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
+    /// @shared UPDATE_MANUAL
+    #[constant]
+    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
 
-#[reach2d_macros::callbacks]
+    /// @shared solve
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        frame::solve(self)
+    }
+    /// @shared reset
+    #[func]
+    pub fn reset(&mut self) {
+        frame::reset(self);
+    }
+    /// @shared set_angle_limits
+    #[func]
+    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+    }
+    /// @shared clear_angle_limits
+    #[func]
+    pub fn clear_angle_limits(&mut self, bone_index: i64) {
+        node_limits::set_angle_limits(self, bone_index, None);
+    }
+    /// @shared has_angle_limits
+    #[func]
+    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+        node_limits::has_angle_limits(self, bone_index)
+    }
+    /// @shared get_setup_warning
+    #[func]
+    pub fn get_setup_warning(&mut self) -> GString {
+        frame::setup_warning(self)
+    }
+    /// @shared get_bone_count
+    #[func]
+    pub fn get_bone_count(&self) -> i64 {
+        frame::bone_count(self)
+    }
+
+    // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
+    #[func]
+    fn set_angle_offset(&mut self, value: f32) {
+        let (min, max) = (-core::f32::consts::PI, core::f32::consts::PI);
+        checked::set_float(&mut self.angle_offset, "LookAt2D", "angle_offset", value, min, max);
+    }
+    #[func]
+    fn set_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.weight, "LookAt2D", "weight", value, 0.0, 1.0);
+    }
+    #[func]
+    fn set_max_angular_speed(&mut self, value: f32) {
+        checked::set_float(&mut self.max_angular_speed, "LookAt2D", "max_angular_speed", value, 0.0, f32::MAX);
+    }
+}
+
 #[godot_api]
 impl INode2D for LookAt2D {
+    fn ready(&mut self) {
+        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        batch::notification(self, what);
+    }
     fn draw(&mut self) {
         let target = self.target.as_ref();
         gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, target, None, self.state.limits.active());
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<PropertyInfo> {
+        node_limits::property_list(self)
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        node_limits::get_property(self, &property)
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        node_limits::set_property(self, &property, &value)
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        node_limits::property_revert(&property)
     }
 }
 
@@ -98,7 +213,7 @@ impl LookAt2D {
     /// The target, then the bone, checked without touching it: the target's global position.
     fn check(&mut self) -> Result<Vec2, Problem> {
         let slots =
-            Slots { target: Some(&self.target), pole: None, root: &self.bone, tip: &self.bone, shape: Shape::Chain };
+            Slots { target: Some(&*self.target), pole: None, root: &self.bone, tip: &self.bone, shape: Shape::Chain };
         // The one `bone` is the chain's root and tip: unset, it is the look-at's own problem.
         let checked = setup::check(&mut self.state.bones, slots);
         Ok(checked.map_err(|p| if p == Problem::NoRootBone { Problem::NoBone } else { p })?.goal)

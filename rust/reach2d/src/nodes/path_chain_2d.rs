@@ -1,22 +1,27 @@
 //! `PathChain2D`: a chain of Bone2D nodes laid along a `Path2D`'s curve (`reach2d_core::path_fit`).
 
+mod gizmo;
 pub mod state;
 
+use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, INode2D, Node2D, Path2D};
 use godot::meta::GodotConvert;
 use godot::meta::shape::GodotShape;
 use godot::prelude::*;
+use godot::register::info::PropertyInfo;
 use godot::register::property::{Export, Var};
 use reach2d_core::{ChainLimits, PathFitSettings, Vec2};
 
+use crate::batch;
 use crate::engine::slot::{Slot, slot};
 use crate::io::bones::{self, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::problem::Problem;
 use crate::runtime::checked::{self, Choice};
-use crate::runtime::frame::{BoneDriver, NodeState, Solved};
-use crate::runtime::gizmo;
+use crate::runtime::frame::{self, BoneDriver, NodeState, RUNTIME_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
+use crate::runtime::node_property::NodeSlot;
 use crate::runtime::setup::{self, Slots};
+use crate::runtime::{self, node_limits};
 use state::PathState;
 
 /// Lays a chain of [Bone2D] nodes along the curve of a [Path2D]: a snake, a worm or a centipede following a path, a
@@ -56,20 +61,23 @@ use state::PathState;
 /// image); bone lengths, [member offset] and [member last_error] are in global pixels. The node runs with the IK
 /// nodes after [AnimationPlayer] and [AnimationTree], in tree order, so it sees what IK nodes above it in the tree
 /// solved this frame; [member weight] blends the animated and the fitted pose.
-#[reach2d_macros::node(frame)]
-#[derive(GodotClass)]
+#[reach2d_macros::node]
+#[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct PathChain2D {
     /// The [Path2D] whose [member Path2D.curve] the chain is laid along.
     #[export]
-    path: Option<Gd<Path2D>>,
+    #[init(val = NodeSlot::named("PathChain2D", "path"))]
+    path: NodeSlot<Path2D>,
     /// First bone of the chain. With [member mode] [constant MODE_FIT] it turns but never moves; with
     /// [constant MODE_FOLLOW] its position moves onto the curve.
     #[export]
-    root_bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("PathChain2D", "root_bone"))]
+    root_bone: NodeSlot<Bone2D>,
     /// @shared chain.tip_bone
     #[export]
-    tip_bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("PathChain2D", "tip_bone"))]
+    tip_bone: NodeSlot<Bone2D>,
     /// How the chain takes the curve: [constant MODE_FIT] (the root bone stays; the chain runs straight from it to
     /// the curve at [member offset], then along it) or [constant MODE_FOLLOW] (the root bone moves onto the curve at
     /// [member offset], by its local [member Node2D.position]). Any other value is an error and is ignored.
@@ -82,12 +90,24 @@ pub struct PathChain2D {
     /// 1,000,000 (where an [code]f32[/code] still places a point to 0.06 px); anything else (or NaN) is an error and
     /// is ignored.
     #[export(range = (-10000.0, 10000.0, 0.1, or_less, or_greater, suffix = "px"))]
-    #[checked(-1.0e6..=1.0e6)]
+    #[var(set = set_offset)]
     offset: f32,
-    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
-    /// `update_mode`, `editor_preview`.
-    #[shared_properties(frame)]
-    _shared: (),
+    /// @shared enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[var(set = set_weight)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
 
     /// Lay the tip bone along the curve's direction at its origin (Spine's [i]tangent[/i] rotate mode) instead of
     /// ending it on the curve. Its angle limit still holds.
@@ -111,25 +131,106 @@ pub struct PathChain2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::shared_docs]
 #[godot_api]
 impl PathChain2D {
     /// [member mode]: the root bone stays; the chain runs from it to the curve, then along it (the default).
     #[constant]
-    pub const MODE_FIT: i32 = 0;
+    pub const MODE_FIT: i32 = PathMode::Fit as i32;
     /// [member mode]: the root bone moves onto the curve at [member offset].
     #[constant]
-    pub const MODE_FOLLOW: i32 = 1;
+    pub const MODE_FOLLOW: i32 = PathMode::Follow as i32;
+    /// @shared UPDATE_PROCESS
+    #[constant]
+    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
+    /// @shared UPDATE_PHYSICS
+    #[constant]
+    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
+    /// @shared UPDATE_MANUAL
+    #[constant]
+    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
+
+    /// @shared solve
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        frame::solve(self)
+    }
+    /// @shared reset
+    #[func]
+    pub fn reset(&mut self) {
+        frame::reset(self);
+    }
+    /// @shared set_angle_limits
+    #[func]
+    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+    }
+    /// @shared clear_angle_limits
+    #[func]
+    pub fn clear_angle_limits(&mut self, bone_index: i64) {
+        node_limits::set_angle_limits(self, bone_index, None);
+    }
+    /// @shared has_angle_limits
+    #[func]
+    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+        node_limits::has_angle_limits(self, bone_index)
+    }
+    /// @shared get_setup_warning
+    #[func]
+    pub fn get_setup_warning(&mut self) -> GString {
+        frame::setup_warning(self)
+    }
+    /// @shared get_bone_count
+    #[func]
+    pub fn get_bone_count(&self) -> i64 {
+        frame::bone_count(self)
+    }
+
+    // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
+    #[func]
+    fn set_offset(&mut self, value: f32) {
+        checked::set_float(&mut self.offset, "PathChain2D", "offset", value, -1.0e6, 1.0e6);
+    }
+    #[func]
+    fn set_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.weight, "PathChain2D", "weight", value, 0.0, 1.0);
+    }
 }
 
-#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for PathChain2D {
+    fn ready(&mut self) {
+        batch::ready(self, RUNTIME_PROCESS_PRIORITY);
+    }
+    fn process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Process, delta);
+    }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
+    fn on_notification(&mut self, what: CanvasItemNotification) {
+        batch::notification(self, what);
+    }
     fn draw(&mut self) {
         let mut node = self.to_gd().upcast();
         let polyline = &self.path_state.polyline;
         gizmo::draw_path(&mut node, polyline.points(), polyline.point(polyline.cursor_at(self.offset)));
-        gizmo::draw(&mut node, &self.state.bones, None, None, self.state.limits.active());
+        runtime::gizmo::draw(&mut node, &self.state.bones, None, None, self.state.limits.active());
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<PropertyInfo> {
+        node_limits::property_list(self)
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        node_limits::get_property(self, &property)
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        node_limits::set_property(self, &property, &value)
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        node_limits::property_revert(&property)
     }
 }
 

@@ -1,5 +1,5 @@
 //! The editor gizmo every node draws on itself: the chain, the target, the pole, and each limited bone's allowed arc;
-//! `PathChain2D`'s path as it fits it.
+//! the colours and the drawing space a node's own gizmo (`PathChain2D`'s path, `FabrikRig2D`'s tree) draws with.
 
 use core::f32::consts::TAU;
 
@@ -7,16 +7,15 @@ use glam::Affine2;
 use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::write_back::ChainPose;
-use reach2d_core::{AngleLimit, FabrikRig, Vec2};
+use reach2d_core::{AngleLimit, Vec2};
 
 use crate::engine::convert::{affine, transform2d, vector2};
 use crate::io::bones::{self, Bones};
 
-const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
+pub const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
 const LIMIT_COLOR: Color = Color::from_rgba(0.35, 0.85, 1.0, 0.55);
-const TARGET_COLOR: Color = Color::from_rgba(1.0, 0.3, 0.45, 0.95);
+pub const TARGET_COLOR: Color = Color::from_rgba(1.0, 0.3, 0.45, 0.95);
 const POLE_COLOR: Color = Color::from_rgba(0.55, 1.0, 0.45, 0.9);
-const PATH_COLOR: Color = Color::from_rgba(0.75, 0.55, 1.0, 0.8);
 
 /// Draws the gizmo into `node`, in global coordinates; only in the editor. The pole (if any) is a diamond with a
 /// dashed line from the chain's middle joint, the one it pulls.
@@ -76,50 +75,6 @@ pub fn draw(
                 node.draw_line_ex(corners[i], corners[(i + 1) % 4], POLE_COLOR).width(width).done();
             }
         }
-    }
-    node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
-}
-
-/// `PathChain2D`'s path as its chain fits it: `points` (global px, the curve as sampled and placed) and a ring where
-/// the chain enters it (`entry`); only in the editor.
-pub fn draw_path(node: &mut Gd<Node2D>, points: &[Vec2], entry: Vec2) {
-    if !crate::engine::editor::in_editor() || points.len() < 2 {
-        return;
-    }
-    let Some(scale) = draw_in_global_space(node) else { return };
-    let line: PackedVector2Array = points.iter().map(|&p| vector2(p)).collect();
-    node.draw_polyline_ex(&line, PATH_COLOR).width(1.5 / scale).done();
-    node.draw_arc_ex(vector2(entry), 6.0 / scale, 0.0, TAU, 24, PATH_COLOR).width(2.0 / scale).done();
-    node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
-}
-
-/// `FabrikRig2D`'s gizmo: the rig's bones as solved last (each origin to its parent's, each tip to its end) and a
-/// line from each end to its target; only in the editor.
-pub fn draw_rig(node: &mut Gd<Node2D>, rig: Option<&FabrikRig>, points: &[Vec2], targets: &[Gd<Node2D>]) {
-    if !crate::engine::editor::in_editor() {
-        return;
-    }
-    let Some(rig) = rig.filter(|rig| points.len() == rig.point_count()) else { return };
-    let Some(scale) = draw_in_global_space(node) else { return };
-    let width = 2.0 / scale;
-    let n = rig.bone_count();
-    for i in 1..n {
-        if let Some(parent) = rig.parent(i) {
-            node.draw_line_ex(vector2(points[parent]), vector2(points[i]), CHAIN_COLOR).width(width).done();
-        }
-    }
-    for (k, target) in targets.iter().enumerate() {
-        let Some(&end) = points.get(n + k) else { break };
-        node.draw_circle(vector2(end), 3.0 / scale, CHAIN_COLOR);
-        if target.is_instance_valid() && target.is_inside_tree() {
-            let p = target.get_global_position();
-            let r = 7.0 / scale;
-            node.draw_arc_ex(p, r, 0.0, TAU, 24, TARGET_COLOR).width(width).done();
-            node.draw_dashed_line_ex(vector2(end), p, TARGET_COLOR).width(width * 0.5).dash(4.0 / scale).done();
-        }
-    }
-    for &origin in &points[..n] {
-        node.draw_circle(vector2(origin), 3.0 / scale, CHAIN_COLOR);
     }
     node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
 }
@@ -229,7 +184,7 @@ pub fn draw_steps(node: &mut Gd<Node2D>, gizmo: &StepGizmo<'_>) {
 
 /// Sets `node`'s drawing to global px and returns the global-to-local scale (line widths divided by it stay the same
 /// on screen), or `None` when the node's global transform cannot be inverted (a zero scale: nothing is drawn).
-fn draw_in_global_space(node: &mut Gd<Node2D>) -> Option<f32> {
+pub fn draw_in_global_space(node: &mut Gd<Node2D>) -> Option<f32> {
     let global = affine(node.get_global_transform());
     let inverse = global.matrix2.try_inverse()?;
     let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));
