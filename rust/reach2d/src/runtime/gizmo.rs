@@ -1,10 +1,11 @@
 //! The editor gizmo every node draws on itself: the chain, the target, the pole, and each limited bone's allowed arc;
-//! `PathChain2D`'s path as it fits it.
+//! `PathChain2D`'s path as it fits it; the colours and the drawing space a node's own gizmo (`CopyTransform2D`'s link)
+//! draws with.
 
 use core::f32::consts::TAU;
 
 use glam::Affine2;
-use godot::classes::{Bone2D, Node2D};
+use godot::classes::Node2D;
 use godot::prelude::*;
 use reach2d_core::write_back::ChainPose;
 use reach2d_core::{AngleLimit, FabrikRig, Vec2};
@@ -12,9 +13,9 @@ use reach2d_core::{AngleLimit, FabrikRig, Vec2};
 use crate::engine::convert::{affine, transform2d, vector2};
 use crate::io::bones::{self, Bones};
 
-const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
+pub const CHAIN_COLOR: Color = Color::from_rgba(1.0, 0.62, 0.2, 0.9);
 const LIMIT_COLOR: Color = Color::from_rgba(0.35, 0.85, 1.0, 0.55);
-const TARGET_COLOR: Color = Color::from_rgba(1.0, 0.3, 0.45, 0.95);
+pub const TARGET_COLOR: Color = Color::from_rgba(1.0, 0.3, 0.45, 0.95);
 const POLE_COLOR: Color = Color::from_rgba(0.55, 1.0, 0.45, 0.9);
 const PATH_COLOR: Color = Color::from_rgba(0.75, 0.55, 1.0, 0.8);
 
@@ -124,32 +125,6 @@ pub fn draw_rig(node: &mut Gd<Node2D>, rig: Option<&FabrikRig>, points: &[Vec2],
     node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
 }
 
-/// `CopyTransform2D`'s gizmo: the bone it drives (its origin to its end), the source as a ring, and a dashed line
-/// from the source to the bone (the source link); only in the editor.
-pub fn draw_link(node: &mut Gd<Node2D>, source: Option<&Gd<Node2D>>, bone: Option<&Gd<Bone2D>>) {
-    if !crate::engine::editor::in_editor() {
-        return;
-    }
-    let Some(bone) = bone.filter(|b| b.is_instance_valid() && b.is_inside_tree()) else { return };
-    let Some(scale) = draw_in_global_space(node) else { return };
-    let width = 2.0 / scale;
-    let bone_global = affine(bone.get_global_transform());
-    let origin = bone_global.translation;
-    let end = bone_global.transform_point2(Vec2::from_angle(bone.get_bone_angle()) * bone.get_length());
-    if origin.is_finite() && end.is_finite() {
-        node.draw_line_ex(vector2(origin), vector2(end), CHAIN_COLOR).width(width).done();
-        node.draw_circle(vector2(origin), 3.0 / scale, CHAIN_COLOR);
-        if let Some(source) = source.filter(|s| s.is_instance_valid() && s.is_inside_tree()) {
-            let p = source.get_global_position();
-            if p.is_finite() {
-                node.draw_arc_ex(p, 7.0 / scale, 0.0, TAU, 24, TARGET_COLOR).width(width).done();
-                node.draw_dashed_line_ex(p, vector2(origin), TARGET_COLOR).width(width * 0.5).dash(4.0 / scale).done();
-            }
-        }
-    }
-    node.draw_set_transform_matrix(transform2d(Affine2::IDENTITY));
-}
-
 /// The arc swept by bone `i`'s child joint as its rotation runs from `limit.min` to `limit.max`.
 fn draw_limit(
     node: &mut Gd<Node2D>,
@@ -229,7 +204,7 @@ pub fn draw_steps(node: &mut Gd<Node2D>, gizmo: &StepGizmo<'_>) {
 
 /// Sets `node`'s drawing to global px and returns the global-to-local scale (line widths divided by it stay the same
 /// on screen), or `None` when the node's global transform cannot be inverted (a zero scale: nothing is drawn).
-fn draw_in_global_space(node: &mut Gd<Node2D>) -> Option<f32> {
+pub fn draw_in_global_space(node: &mut Gd<Node2D>) -> Option<f32> {
     let global = affine(node.get_global_transform());
     let inverse = global.matrix2.try_inverse()?;
     let to_local = Affine2::from_mat2_translation(inverse, -(inverse * global.translation));

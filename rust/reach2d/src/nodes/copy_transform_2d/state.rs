@@ -109,7 +109,7 @@ impl CopyState {
     }
 
     /// Forgets the source's whole turns: the next reading is taken as the engine gives it.
-    pub fn forget_turns(&mut self) {
+    fn forget_turns(&mut self) {
         self.turns.reset();
     }
 
@@ -169,6 +169,13 @@ impl CopyState {
     /// Puts back every property that still holds the copy's write (disabled, leaving the tree, the preview off).
     pub fn let_go(&mut self) {
         self.put_back(Channels { rotation: true, position: true, scale: true });
+    }
+
+    /// [`CopyState::let_go`] and [`CopyState::forget_turns`]: the next copy starts from the bone's own values and
+    /// reads the source's rotation afresh, as a new node's does (disabled, out of the tree, reset).
+    pub fn start_over(&mut self) {
+        self.let_go();
+        self.forget_turns();
     }
 
     /// Editor, before saving: [`CopyState::let_go`], remembering what it took back for [`CopyState::reapply`].
