@@ -7,7 +7,7 @@ use reach2d_core::copy_transform::{Amounts, CopyError, CopySettings, Remap, copy
 
 use crate::engine::convert::vec2;
 use crate::io::chain::Shape;
-use crate::nodes::copy_transform_2d::choices::Space;
+use crate::nodes::copy_transform_2d::choices::{SourceValue, Space};
 use crate::nodes::copy_transform_2d::state::Channels;
 use crate::problem::Problem;
 use crate::runtime::frame::{BoneDriver, Solved};
@@ -76,38 +76,29 @@ impl CopyTransform2D {
 
     /// The copy's settings, from the properties as stored (validated by their setters).
     fn settings(&self) -> CopySettings {
-        let range = |on: bool, a: f32, b: f32| on.then_some((a, b));
+        // A remap of the source's value `from`, held between `min` and `max` when its `clamp` is on.
+        let remap = |from: SourceValue, factor: f32, clamp: bool, min: f32, max: f32| Remap {
+            from: from.core(),
+            factor,
+            range: clamp.then_some((min, max)),
+        };
         let (pmin, pmax, smin, smax) = (self.position_min, self.position_max, self.scale_min, self.scale_max);
         CopySettings {
             space: self.space.core(),
-            rotation: Remap {
-                from: self.rotation_from.core(),
-                factor: self.rotation_factor,
-                range: range(self.rotation_clamp, self.rotation_min, self.rotation_max),
-            },
+            rotation: remap(
+                self.rotation_from,
+                self.rotation_factor,
+                self.rotation_clamp,
+                self.rotation_min,
+                self.rotation_max,
+            ),
             position: [
-                Remap {
-                    from: self.x_from.core(),
-                    factor: self.x_factor,
-                    range: range(self.position_clamp, pmin.x, pmax.x),
-                },
-                Remap {
-                    from: self.y_from.core(),
-                    factor: self.y_factor,
-                    range: range(self.position_clamp, pmin.y, pmax.y),
-                },
+                remap(self.x_from, self.x_factor, self.position_clamp, pmin.x, pmax.x),
+                remap(self.y_from, self.y_factor, self.position_clamp, pmin.y, pmax.y),
             ],
             scale: [
-                Remap {
-                    from: self.scale_x_from.core(),
-                    factor: self.scale_x_factor,
-                    range: range(self.scale_clamp, smin.x, smax.x),
-                },
-                Remap {
-                    from: self.scale_y_from.core(),
-                    factor: self.scale_y_factor,
-                    range: range(self.scale_clamp, smin.y, smax.y),
-                },
+                remap(self.scale_x_from, self.scale_x_factor, self.scale_clamp, smin.x, smax.x),
+                remap(self.scale_y_from, self.scale_y_factor, self.scale_clamp, smin.y, smax.y),
             ],
             rotation_offset: self.rotation_offset,
             position_offset: vec2(self.position_offset),
