@@ -1,6 +1,8 @@
 //! `CopyTransform2D`: a bone that follows another node (eyes that follow the head, a sword that follows the hand, a
-//! wheel that turns with its cart's x). The geometry is `reach2d_core::copy_transform`; the engine side and the
-//! memory of what it wrote are in `copy_transform_2d/state.rs`.
+//! wheel that turns with its cart's x). This file holds its properties and methods; the geometry is
+//! `reach2d_core::copy_transform`; the engine side and the memory of what it wrote are in `copy_transform_2d/state.rs`,
+//! the steps of its frame in `copy_transform_2d/frame.rs`, its engine callbacks in `copy_transform_2d/callbacks.rs`
+//! and its gizmo in `copy_transform_2d/gizmo.rs`.
 //!
 //! One node per driven bone, not one node with an array of bones: each copy is a plain node with flat properties
 //! the inspector shows (an array of settings would be a list of dictionaries), its own undo entries, its own place
@@ -8,26 +10,26 @@
 //! own configuration warning, and the bake helper finds its one `bone` like `LookAt2D`'s. Several bones that share
 //! a source each get a node; the source is read once per node (one engine call).
 
+mod callbacks;
 pub mod choices;
+// This node's frame; the one every node shares is named in full, `runtime::frame`.
+mod frame;
+mod gizmo;
 pub mod state;
 
 use core::f32::consts::PI;
 
-use godot::classes::notify::CanvasItemNotification;
-use godot::classes::{Bone2D, INode2D, Node2D};
+use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::copy_transform::{Amounts, CopyError, CopySettings, Remap, copy_transform};
 
-use crate::batch;
-use crate::engine::convert::vec2;
 use crate::engine::editor::in_editor;
-use crate::io::chain::Shape;
 use crate::nodes::copy_transform_2d::choices::{SourceValue, Space};
-use crate::nodes::copy_transform_2d::state::{Channels, CopyState};
-use crate::problem::Problem;
-use crate::runtime::frame::{BoneDriver, NodeState, Solved, UpdateMode};
-use crate::runtime::gizmo;
-use crate::runtime::setup::{self, Slots};
+use crate::nodes::copy_transform_2d::state::CopyState;
+use crate::runtime;
+use crate::runtime::checked;
+use crate::runtime::frame::{NodeState, UpdateMode};
+use crate::runtime::node_limits;
+use crate::runtime::node_property::NodeSlot;
 
 /// Makes [member bone] follow [member source]: its rotation, position and scale copied, each with its own amount
 /// and offset, in the [member space] you choose; any of them can be taken from another of the source's values
@@ -68,16 +70,18 @@ use crate::runtime::setup::{self, Slots};
 /// order (the batch): placed below a [TwoBoneIk2D] in the tree it reads the pose that IK node solved in the same
 /// frame; placed above, it reads the source as the animation left it this frame (or the IK's result of the last
 /// frame where nothing animates it). An angle limit ([method set_angle_limits], index 0) holds the written rotation.
-#[reach2d_macros::node(frame)]
-#[derive(GodotClass)]
+#[reach2d_macros::node]
+#[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct CopyTransform2D {
     /// The node the bone follows: any [Node2D] ([Bone2D] included).
     #[export]
-    source: Option<Gd<Node2D>>,
+    #[init(val = NodeSlot::named("CopyTransform2D", "source"))]
+    source: NodeSlot<Node2D>,
     /// The [Bone2D] that follows [member source].
     #[export]
-    bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("CopyTransform2D", "bone"))]
+    bone: NodeSlot<Bone2D>,
     /// Where the source is read and the bone written: [constant SPACE_GLOBAL] (the canvas), [constant SPACE_LOCAL]
     /// (each one's parent) or [constant SPACE_REST] (each one's change from its rest pose; the source must be a
     /// [Bone2D]). Any other value is an error and is ignored.
@@ -94,7 +98,7 @@ pub struct CopyTransform2D {
     /// bone's value as the animation or the scene left it, never the copy's own last write. A value outside [0, 1] (or
     /// NaN) is an error and is ignored.
     #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0)]
+    #[var(set = set_weight)]
     #[init(val = 1.0)]
     weight: f32,
     /// @shared update_mode
@@ -111,14 +115,14 @@ pub struct CopyTransform2D {
     /// (or NaN) is an error and is ignored.
     #[export_group(name = "Rotation")]
     #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0, then = release_unused)]
+    #[var(set = set_rotation_amount)]
     #[init(val = 1.0)]
     rotation_amount: f32,
     /// Added to the copied rotation, radians (the inspector shows degrees), in [-PI, PI]. In the global space it
     /// turns the way the source is turned: the other way for a mirrored source. A value outside (or NaN) is an error
     /// and is ignored.
     #[export(range = (-180.0, 180.0, 0.1, radians_as_degrees))]
-    #[checked(-PI..=PI)]
+    #[var(set = set_rotation_offset)]
     rotation_offset: f32,
     /// Which of the source's values the rotation takes (by default its rotation): [constant FROM_ROTATION],
     /// [constant FROM_X], [constant FROM_Y], [constant FROM_SCALE_X] or [constant FROM_SCALE_Y]. Any other value is
@@ -129,7 +133,7 @@ pub struct CopyTransform2D {
     /// (radians per pixel) for a wheel that rolls with an x. In [-10000, 10000]; anything else (or NaN) is an error
     /// and is ignored.
     #[export(range = (-10.0, 10.0, 0.001, or_greater, or_less))]
-    #[checked(-10000.0..=10000.0)]
+    #[var(set = set_rotation_factor)]
     #[init(val = 1.0)]
     rotation_factor: f32,
     /// Hold the rotation (after the factor and the offset) between [member rotation_min] and [member rotation_max],
@@ -139,13 +143,13 @@ pub struct CopyTransform2D {
     /// One end of the rotation's clamp, radians (the inspector shows degrees), in [-1000, 1000]; the ends may come in
     /// either order. A value outside (or NaN) is an error and is ignored.
     #[export(range = (-360.0, 360.0, 0.1, radians_as_degrees, or_greater, or_less))]
-    #[checked(-1000.0..=1000.0)]
+    #[var(set = set_rotation_min)]
     #[init(val = -PI)]
     rotation_min: f32,
     /// The other end of the rotation's clamp, radians, in [-1000, 1000]. A value outside (or NaN) is an error and is
     /// ignored.
     #[export(range = (-360.0, 360.0, 0.1, radians_as_degrees, or_greater, or_less))]
-    #[checked(-1000.0..=1000.0)]
+    #[var(set = set_rotation_max)]
     #[init(val = PI)]
     rotation_max: f32,
 
@@ -153,14 +157,14 @@ pub struct CopyTransform2D {
     /// (or NaN) is an error and is ignored.
     #[export_group(name = "Position")]
     #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0, then = release_unused)]
+    #[var(set = set_position_amount)]
     #[init(val = 1.0)]
     position_amount: f32,
     /// Added to the copied position, px. In the global space a point in the source's own frame: it turns, scales and
     /// mirrors with the source (a sword held 30 px along the hand stays there); in the local and rest spaces an
     /// offset in the bone's parent's frame. A NaN or infinite component is an error and is ignored.
     #[export]
-    #[checked(finite)]
+    #[var(set = set_position_offset)]
     position_offset: Vector2,
     /// Which of the source's values the x takes (by default its x). Any other value is an error and is ignored.
     #[export(enum = (Rotation = 0, X = 1, Y = 2, ScaleX = 3, ScaleY = 4))]
@@ -169,7 +173,7 @@ pub struct CopyTransform2D {
     /// What that value is multiplied by (pixels per radian for an x taken from a rotation), in [-10000, 10000];
     /// anything else (or NaN) is an error and is ignored.
     #[export(range = (-10.0, 10.0, 0.001, or_greater, or_less))]
-    #[checked(-10000.0..=10000.0)]
+    #[var(set = set_x_factor)]
     #[init(val = 1.0)]
     x_factor: f32,
     /// Which of the source's values the y takes (by default its y). Any other value is an error and is ignored.
@@ -178,7 +182,7 @@ pub struct CopyTransform2D {
     y_from: SourceValue,
     /// What that value is multiplied by, in [-10000, 10000]; anything else (or NaN) is an error and is ignored.
     #[export(range = (-10.0, 10.0, 0.001, or_greater, or_less))]
-    #[checked(-10000.0..=10000.0)]
+    #[var(set = set_y_factor)]
     #[init(val = 1.0)]
     y_factor: f32,
     /// Hold the position's x between [member position_min]'s and [member position_max]'s x, and its y likewise, in the
@@ -188,12 +192,12 @@ pub struct CopyTransform2D {
     /// One corner of the position's clamp, px; the ends may come in either order. A NaN or infinite component is an
     /// error and is ignored.
     #[export]
-    #[checked(finite)]
+    #[var(set = set_position_min)]
     #[init(val = Vector2::new(-100.0, -100.0))]
     position_min: Vector2,
     /// The other corner of the position's clamp, px. A NaN or infinite component is an error and is ignored.
     #[export]
-    #[checked(finite)]
+    #[var(set = set_position_max)]
     #[init(val = Vector2::new(100.0, 100.0))]
     position_max: Vector2,
 
@@ -201,13 +205,13 @@ pub struct CopyTransform2D {
     /// outside (or NaN) is an error and is ignored.
     #[export_group(name = "Scale")]
     #[export(range = (0.0, 1.0, 0.01))]
-    #[checked(0.0..=1.0, then = release_unused)]
+    #[var(set = set_scale_amount)]
     scale_amount: f32,
     /// Added to the copied scale. In the global space the scale is the axes' global lengths and the bone keeps its
     /// own signs; in the local space the source's local scale; in the rest space the ratio to the rest's (1 at rest).
     /// A NaN or infinite component is an error and is ignored.
     #[export]
-    #[checked(finite)]
+    #[var(set = set_scale_offset)]
     scale_offset: Vector2,
     /// Which of the source's values the scale's x takes (by default its scale's x). Any other value is an error and
     /// is ignored.
@@ -216,7 +220,7 @@ pub struct CopyTransform2D {
     scale_x_from: SourceValue,
     /// What that value is multiplied by, in [-10000, 10000]; anything else (or NaN) is an error and is ignored.
     #[export(range = (-10.0, 10.0, 0.001, or_greater, or_less))]
-    #[checked(-10000.0..=10000.0)]
+    #[var(set = set_scale_x_factor)]
     #[init(val = 1.0)]
     scale_x_factor: f32,
     /// Which of the source's values the scale's y takes (by default its scale's y). Any other value is an error and
@@ -226,7 +230,7 @@ pub struct CopyTransform2D {
     scale_y_from: SourceValue,
     /// What that value is multiplied by, in [-10000, 10000]; anything else (or NaN) is an error and is ignored.
     #[export(range = (-10.0, 10.0, 0.001, or_greater, or_less))]
-    #[checked(-10000.0..=10000.0)]
+    #[var(set = set_scale_y_factor)]
     #[init(val = 1.0)]
     scale_y_factor: f32,
     /// Hold the scale's x between [member scale_min]'s and [member scale_max]'s x, and its y likewise, after the
@@ -236,12 +240,12 @@ pub struct CopyTransform2D {
     /// One corner of the scale's clamp; the ends may come in either order. A NaN or infinite component is an error
     /// and is ignored.
     #[export]
-    #[checked(finite)]
+    #[var(set = set_scale_min)]
     #[init(val = Vector2::new(0.1, 0.1))]
     scale_min: Vector2,
     /// The other corner of the scale's clamp. A NaN or infinite component is an error and is ignored.
     #[export]
-    #[checked(finite)]
+    #[var(set = set_scale_max)]
     #[init(val = Vector2::new(10.0, 10.0))]
     scale_max: Vector2,
 
@@ -261,7 +265,7 @@ pub struct CopyTransform2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::shared_docs]
 #[godot_api]
 impl CopyTransform2D {
     /// [member space]: the canvas; global transforms (the default).
@@ -289,14 +293,59 @@ impl CopyTransform2D {
     #[constant]
     pub const FROM_SCALE_Y: i32 = 4;
 
+    /// @shared UPDATE_PROCESS
+    #[constant]
+    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
+    /// @shared UPDATE_PHYSICS
+    #[constant]
+    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
+    /// @shared UPDATE_MANUAL
+    #[constant]
+    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
+
+    /// @shared solve
+    #[func]
+    pub fn solve(&mut self) -> bool {
+        runtime::frame::solve(self)
+    }
+    /// @shared reset
+    #[func]
+    pub fn reset(&mut self) {
+        runtime::frame::reset(self);
+    }
+    /// @shared set_angle_limits
+    #[func]
+    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+    }
+    /// @shared clear_angle_limits
+    #[func]
+    pub fn clear_angle_limits(&mut self, bone_index: i64) {
+        node_limits::set_angle_limits(self, bone_index, None);
+    }
+    /// @shared has_angle_limits
+    #[func]
+    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+        node_limits::has_angle_limits(self, bone_index)
+    }
+    /// @shared get_setup_warning
+    #[func]
+    pub fn get_setup_warning(&mut self) -> GString {
+        runtime::frame::setup_warning(self)
+    }
+    /// @shared get_bone_count
+    #[func]
+    pub fn get_bone_count(&self) -> i64 {
+        runtime::frame::bone_count(self)
+    }
+
     /// Sets [member enabled]; disabling puts back what the node wrote (and forgets the source's turns, as
     /// [method reset] does).
     #[func]
     fn set_enabled(&mut self, value: bool) {
         self.enabled = value;
         if !value {
-            self.copy.let_go();
-            self.copy.forget_turns();
+            self.copy.start_over();
         }
     }
 
@@ -308,163 +357,81 @@ impl CopyTransform2D {
             self.copy.let_go();
         }
     }
-}
 
-#[reach2d_macros::callbacks]
-#[godot_api]
-impl INode2D for CopyTransform2D {
-    fn on_notification(&mut self, what: CanvasItemNotification) {
-        match what {
-            // Saving stores the user's own values; the preview's come back right after.
-            CanvasItemNotification::EDITOR_PRE_SAVE => self.copy.take_back(),
-            CanvasItemNotification::EDITOR_POST_SAVE => self.copy.reapply(),
-            CanvasItemNotification::EXIT_TREE => {
-                self.copy.let_go();
-                self.copy.forget_turns();
-            }
-            _ => {}
-        }
-        batch::notification(self, what);
+    // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
+    #[func]
+    fn set_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.weight, "CopyTransform2D", "weight", value, 0.0, 1.0);
     }
-    fn draw(&mut self) {
-        let source = self.source.as_ref();
-        gizmo::draw_link(&mut self.to_gd().upcast(), source, self.copy.bone());
+    #[func]
+    fn set_rotation_amount(&mut self, value: f32) {
+        checked::set_float(&mut self.rotation_amount, "CopyTransform2D", "rotation_amount", value, 0.0, 1.0);
+        self.release_unused();
     }
-}
-
-impl BoneDriver for CopyTransform2D {
-    fn check_setup(&mut self) -> Result<(), Problem> {
-        self.check().map(drop)
+    #[func]
+    fn set_rotation_offset(&mut self, value: f32) {
+        checked::set_float(&mut self.rotation_offset, "CopyTransform2D", "rotation_offset", value, -PI, PI);
     }
-
-    /// Puts back what it wrote and forgets the source rotation's whole turns: the next copy starts from the bone's
-    /// own values and reads the rotation within half a turn of zero, as a new node's does (after a teleport, or to
-    /// start a remapped rotation over).
-    fn reset_own(&mut self) {
-        self.copy.let_go();
-        self.copy.forget_turns();
+    #[func]
+    fn set_rotation_factor(&mut self, value: f32) {
+        checked::set_float(&mut self.rotation_factor, "CopyTransform2D", "rotation_factor", value, -10000.0, 10000.0);
     }
-
-    /// Check → read the source → read the bone → copy → write.
-    fn solve_frame(&mut self, _delta: f64) -> Result<Solved, Problem> {
-        let source = self.check()?;
-        let settings = self.settings();
-        let channels = self.channels();
-        let reading = self.copy.read_source(&source, self.space, channels.rotation)?;
-        let bone = self.copy.read_bone(self.state.bones.chain.parent(), self.space, channels)?;
-        let copied = copy_transform(&settings, &reading, &bone).map_err(problem)?;
-        self.copy.write(&copied, channels);
-        Ok(Solved { error: copied.error, iterations: 1 })
+    #[func]
+    fn set_rotation_min(&mut self, value: f32) {
+        checked::set_float(&mut self.rotation_min, "CopyTransform2D", "rotation_min", value, -1000.0, 1000.0);
     }
-}
-
-impl CopyTransform2D {
-    /// The source, then the bone, checked without reading a transform: the live source. Whether the source hangs
-    /// below the bone is structural (checked with the setup, only when it is not verified) and refused in the global
-    /// space only, so it is kept as a fact the space is judged by every frame.
-    fn check(&mut self) -> Result<Gd<Node2D>, Problem> {
-        let slots =
-            Slots { target: Some(&self.source), pole: None, root: &self.bone, tip: &self.bone, shape: Shape::Chain };
-        let under_bone = &mut self.copy.source_under_bone;
-        let source = setup::check_follower(&mut self.state.bones, slots, |source, bones| {
-            let bone = &bones.chain.bones()[0];
-            if source.instance_id_unchecked() == bone.instance_id_unchecked() {
-                return Err(Problem::SourceIsBone);
-            }
-            *under_bone = bone.is_ancestor_of(source);
-            Ok(())
-        })
-        .map_err(source_problem)?;
-        self.copy.hold(&self.state.bones.chain.bones()[0]);
-        match self.space {
-            Space::Global if self.copy.source_under_bone => Err(Problem::SourceUnderBone),
-            Space::Rest if self.copy.source_bone(&source).is_none() => Err(Problem::SourceHasNoRest),
-            _ => Ok(source),
-        }
+    #[func]
+    fn set_rotation_max(&mut self, value: f32) {
+        checked::set_float(&mut self.rotation_max, "CopyTransform2D", "rotation_max", value, -1000.0, 1000.0);
     }
-
-    /// The channels written: those with an amount above 0.
-    fn channels(&self) -> Channels {
-        Channels {
-            rotation: self.rotation_amount > 0.0,
-            position: self.position_amount > 0.0,
-            scale: self.scale_amount > 0.0,
-        }
+    #[func]
+    fn set_position_amount(&mut self, value: f32) {
+        checked::set_float(&mut self.position_amount, "CopyTransform2D", "position_amount", value, 0.0, 1.0);
+        self.release_unused();
     }
-
-    /// The copy's settings, from the properties as stored (validated by their setters).
-    fn settings(&self) -> CopySettings {
-        let range = |on: bool, a: f32, b: f32| on.then_some((a, b));
-        let (pmin, pmax, smin, smax) = (self.position_min, self.position_max, self.scale_min, self.scale_max);
-        CopySettings {
-            space: self.space.core(),
-            rotation: Remap {
-                from: self.rotation_from.core(),
-                factor: self.rotation_factor,
-                range: range(self.rotation_clamp, self.rotation_min, self.rotation_max),
-            },
-            position: [
-                Remap {
-                    from: self.x_from.core(),
-                    factor: self.x_factor,
-                    range: range(self.position_clamp, pmin.x, pmax.x),
-                },
-                Remap {
-                    from: self.y_from.core(),
-                    factor: self.y_factor,
-                    range: range(self.position_clamp, pmin.y, pmax.y),
-                },
-            ],
-            scale: [
-                Remap {
-                    from: self.scale_x_from.core(),
-                    factor: self.scale_x_factor,
-                    range: range(self.scale_clamp, smin.x, smax.x),
-                },
-                Remap {
-                    from: self.scale_y_from.core(),
-                    factor: self.scale_y_factor,
-                    range: range(self.scale_clamp, smin.y, smax.y),
-                },
-            ],
-            rotation_offset: self.rotation_offset,
-            position_offset: vec2(self.position_offset),
-            scale_offset: vec2(self.scale_offset),
-            amounts: Amounts {
-                rotation: self.rotation_amount,
-                position: self.position_amount,
-                scale: self.scale_amount,
-            },
-            weight: self.weight * self.state.character.weight(),
-            limit: self.state.limits.active().first().copied().flatten(),
-        }
+    #[func]
+    fn set_position_offset(&mut self, value: Vector2) {
+        checked::set_vector(&mut self.position_offset, "CopyTransform2D", "position_offset", value);
     }
-
-    /// A channel's amount changed: one that went to 0 gets its unwritten value back.
-    fn release_unused(&mut self) {
-        let channels = self.channels();
-        self.copy.release_unused(channels);
+    #[func]
+    fn set_x_factor(&mut self, value: f32) {
+        checked::set_float(&mut self.x_factor, "CopyTransform2D", "x_factor", value, -10000.0, 10000.0);
     }
-}
-
-/// The setup check's problems in the copy's words: its target is the source, its one bone the bone.
-fn source_problem(problem: Problem) -> Problem {
-    match problem {
-        Problem::NoTarget => Problem::NoSource,
-        Problem::TargetFreed => Problem::SourceFreed,
-        Problem::TargetOutsideTree => Problem::SourceOutsideTree,
-        Problem::NoRootBone | Problem::NoTipBone => Problem::NoBone,
-        other => other,
+    #[func]
+    fn set_y_factor(&mut self, value: f32) {
+        checked::set_float(&mut self.y_factor, "CopyTransform2D", "y_factor", value, -10000.0, 10000.0);
     }
-}
-
-/// The problem a refused copy reports.
-fn problem(error: CopyError) -> Problem {
-    match error {
-        CopyError::SourceCollapsed => Problem::SourceZeroScale,
-        CopyError::RestCollapsed => Problem::RestZeroScale,
-        CopyError::ParentCollapsed | CopyError::BoneCollapsed => Problem::ZeroScale,
-        CopyError::ScaleCollapses => Problem::CopyScaleZero,
-        CopyError::NotFinite => Problem::PoseNotFinite,
+    #[func]
+    fn set_position_min(&mut self, value: Vector2) {
+        checked::set_vector(&mut self.position_min, "CopyTransform2D", "position_min", value);
+    }
+    #[func]
+    fn set_position_max(&mut self, value: Vector2) {
+        checked::set_vector(&mut self.position_max, "CopyTransform2D", "position_max", value);
+    }
+    #[func]
+    fn set_scale_amount(&mut self, value: f32) {
+        checked::set_float(&mut self.scale_amount, "CopyTransform2D", "scale_amount", value, 0.0, 1.0);
+        self.release_unused();
+    }
+    #[func]
+    fn set_scale_offset(&mut self, value: Vector2) {
+        checked::set_vector(&mut self.scale_offset, "CopyTransform2D", "scale_offset", value);
+    }
+    #[func]
+    fn set_scale_x_factor(&mut self, value: f32) {
+        checked::set_float(&mut self.scale_x_factor, "CopyTransform2D", "scale_x_factor", value, -10000.0, 10000.0);
+    }
+    #[func]
+    fn set_scale_y_factor(&mut self, value: f32) {
+        checked::set_float(&mut self.scale_y_factor, "CopyTransform2D", "scale_y_factor", value, -10000.0, 10000.0);
+    }
+    #[func]
+    fn set_scale_min(&mut self, value: Vector2) {
+        checked::set_vector(&mut self.scale_min, "CopyTransform2D", "scale_min", value);
+    }
+    #[func]
+    fn set_scale_max(&mut self, value: Vector2) {
+        checked::set_vector(&mut self.scale_max, "CopyTransform2D", "scale_max", value);
     }
 }

@@ -7,6 +7,7 @@ use glam::Affine2;
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Bone2D, Curve, Engine, INode2D, Node2D};
 use godot::prelude::*;
+use godot::register::info::PropertyInfo;
 use reach2d_core::{SpringCollider, SpringSettings};
 
 use crate::engine::convert::vec2;
@@ -16,8 +17,11 @@ use crate::io::chain::Shape;
 use crate::nodes::spring_chain_2d::state::Simulation;
 use crate::physics::queries::{Filter, WorldQueries};
 use crate::problem::Problem;
-use crate::runtime::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick};
+use crate::runtime::checked;
+use crate::runtime::frame::{self, BoneDriver, NodeState, SPRING_PROCESS_PRIORITY, Solved, Tick, UpdateMode};
 use crate::runtime::gizmo;
+use crate::runtime::node_limits;
+use crate::runtime::node_property::NodeSlot;
 use crate::runtime::setup::{self, Slots};
 
 /// Turns a chain of [Bone2D] nodes so that it follows its animated (or IK) pose through damped springs: hair, tails,
@@ -45,60 +49,76 @@ use crate::runtime::setup::{self, Slots};
 /// With [member use_colliders] the chain touches the physics world: each bone's end stays [member collision_radius]
 /// away from every shape on [member collision_mask] (a floor, a wall, a moving platform), slides along it and never
 /// passes through it, however fast it moves and however low the frame rate. Queries run in the node's [World2D].
-#[reach2d_macros::node(frame)]
-#[derive(GodotClass)]
+#[reach2d_macros::node]
+#[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct SpringChain2D {
     /// First bone of the chain: it swings about its origin, which follows the body.
     #[export]
-    root_bone: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("SpringChain2D", "root_bone"))]
+    root_bone: NodeSlot<Bone2D>,
     /// @shared chain.tip_bone
     #[export]
-    tip_bone: Option<Gd<Bone2D>>,
-    /// Shared with the other nodes (declared in `reach2d_macros/src/shared_properties.rs`): `enabled`, `weight`,
-    /// `update_mode`, `editor_preview`.
-    #[shared_properties(spring_frame)]
-    _shared: (),
+    #[init(val = NodeSlot::named("SpringChain2D", "tip_bone"))]
+    tip_bone: NodeSlot<Bone2D>,
+    /// @shared spring.enabled
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// @shared spring.weight
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[var(set = set_weight)]
+    #[init(val = 1.0)]
+    weight: f32,
+    /// @shared spring.update_mode
+    #[export(enum = (Process = 0, Physics = 1, Manual = 2))]
+    update_mode: UpdateMode,
+    /// @shared spring.editor_preview
+    #[export]
+    #[init(val = true)]
+    editor_preview: bool,
 
     /// How strongly each bone is pulled back toward its animated angle, in 1/s² (angular acceleration per radian
     /// away from it). Its square root is the natural frequency in rad/s: 200 swings at about 2.3 Hz. 0 lets the
     /// chain hang and swing freely.
     #[export_group(name = "Spring")]
     #[export(range = (0.0, 2000.0, 0.1, or_greater, suffix = "1/s²"))]
-    #[checked(0.0..)]
+    #[var(set = set_stiffness)]
     #[init(val = 200.0)]
     stiffness: f32,
     /// How quickly a bone's swing relative to its parent dies out, in 1/s. About [code]2 * sqrt(stiffness)[/code]
     /// settles without overshoot; less bounces.
     #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "1/s"))]
-    #[checked(0.0..)]
+    #[var(set = set_damping)]
     #[init(val = 12.0)]
     damping: f32,
     /// Gravity on the chain, in global pixels per second squared (Godot's 2D default is [code](0, 980)[/code]). Zero
     /// by default, so adding the node keeps the animated pose at rest.
     #[export]
-    #[checked(finite)]
+    #[var(set = set_gravity)]
     gravity: Vector2,
     /// A constant push added to gravity, in global pixels per second squared: wind. Animate it for gusts.
     #[export]
-    #[checked(finite)]
+    #[var(set = set_external_force)]
     external_force: Vector2,
     /// Largest turn of a bone relative to its parent per 1/60 s (a cap on its speed); 0 means no cap. Tames violent
     /// motion such as a sudden spin of the body.
     #[export(range = (0.0, 180.0, 0.1, radians_as_degrees))]
-    #[checked(0.0..)]
+    #[var(set = set_max_angle_step)]
     max_angle_step: f32,
     /// Optional: multiplies [member stiffness] along the chain, sampled at [code]i / (bone count - 1)[/code] for bone
     /// [code]i[/code] (0 at the root, 1 at the tip). Negative values count as 0.
     #[export]
-    stiffness_curve: Option<Gd<Curve>>,
+    #[init(val = NodeSlot::named("SpringChain2D", "stiffness_curve"))]
+    stiffness_curve: NodeSlot<Curve>,
     /// Optional: multiplies [member damping] along the chain, sampled like [member stiffness_curve].
     #[export]
-    damping_curve: Option<Gd<Curve>>,
+    #[init(val = NodeSlot::named("SpringChain2D", "damping_curve"))]
+    damping_curve: NodeSlot<Curve>,
     /// When the chain's root moves farther than this in one step, in global pixels, the node calls [method reset]
     /// instead of letting the chain swing from the jump (a teleport, a respawn). 0 never resets.
     #[export(range = (0.0, 2000.0, 1.0, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_teleport_distance)]
     #[init(val = 500.0)]
     teleport_distance: f32,
 
@@ -111,19 +131,20 @@ pub struct SpringChain2D {
     use_colliders: bool,
     /// The physics layers the chain collides with (a 32-bit mask; anything else is an error and is ignored).
     #[export(flags_2d_physics)]
-    #[checked(layers)]
+    #[var(set = set_collision_mask)]
     #[init(val = 1)]
     collision_mask: i64,
     /// The radius of each bone's end, in global pixels: the end stays this far from every shape. 0 turns a bone's
     /// collision off.
     #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_collision_radius)]
     #[init(val = 4.0)]
     collision_radius: f32,
     /// Optional: multiplies [member collision_radius] along the chain, sampled like [member stiffness_curve].
     /// Negative values count as 0 (no collision for that bone).
     #[export]
-    collision_radius_curve: Option<Gd<Curve>>,
+    #[init(val = NodeSlot::named("SpringChain2D", "collision_radius_curve"))]
+    collision_radius_curve: NodeSlot<Curve>,
     /// Collide with physics bodies (static, animatable, rigid and character bodies).
     #[export]
     #[init(val = true)]
@@ -149,9 +170,19 @@ pub struct SpringChain2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants, angle_limits, setup_warning, bone_count)]
+#[reach2d_macros::shared_docs]
 #[godot_api]
 impl SpringChain2D {
+    /// @shared UPDATE_PROCESS
+    #[constant]
+    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
+    /// @shared UPDATE_PHYSICS
+    #[constant]
+    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
+    /// @shared UPDATE_MANUAL
+    #[constant]
+    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
+
     /// Advances the simulation by [param delta] seconds (at most 0.25 s are simulated; 0 only writes the current
     /// state) and writes the bones, whatever [member update_mode] and [member enabled] say. Returns
     /// [code]false[/code], leaving every bone untouched, when the setup is invalid (the reason is printed once and
@@ -183,9 +214,71 @@ impl SpringChain2D {
         self.simulation.reset();
         frame::reset(self);
     }
+    /// @shared set_angle_limits
+    #[func]
+    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
+    }
+    /// @shared clear_angle_limits
+    #[func]
+    pub fn clear_angle_limits(&mut self, bone_index: i64) {
+        node_limits::set_angle_limits(self, bone_index, None);
+    }
+    /// @shared has_angle_limits
+    #[func]
+    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+        node_limits::has_angle_limits(self, bone_index)
+    }
+    /// @shared get_setup_warning
+    #[func]
+    pub fn get_setup_warning(&mut self) -> GString {
+        frame::setup_warning(self)
+    }
+    /// @shared get_bone_count
+    #[func]
+    pub fn get_bone_count(&self) -> i64 {
+        frame::bone_count(self)
+    }
+
+    // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
+    #[func]
+    fn set_weight(&mut self, value: f32) {
+        checked::set_float(&mut self.weight, "SpringChain2D", "weight", value, 0.0, 1.0);
+    }
+    #[func]
+    fn set_stiffness(&mut self, value: f32) {
+        checked::set_float(&mut self.stiffness, "SpringChain2D", "stiffness", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_damping(&mut self, value: f32) {
+        checked::set_float(&mut self.damping, "SpringChain2D", "damping", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_gravity(&mut self, value: Vector2) {
+        checked::set_vector(&mut self.gravity, "SpringChain2D", "gravity", value);
+    }
+    #[func]
+    fn set_external_force(&mut self, value: Vector2) {
+        checked::set_vector(&mut self.external_force, "SpringChain2D", "external_force", value);
+    }
+    #[func]
+    fn set_max_angle_step(&mut self, value: f32) {
+        checked::set_float(&mut self.max_angle_step, "SpringChain2D", "max_angle_step", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_teleport_distance(&mut self, value: f32) {
+        checked::set_float(&mut self.teleport_distance, "SpringChain2D", "teleport_distance", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_collision_mask(&mut self, value: i64) {
+        checked::set_int(&mut self.collision_mask, "SpringChain2D", "collision_mask", value, 0, i64::from(u32::MAX));
+    }
+    #[func]
+    fn set_collision_radius(&mut self, value: f32) {
+        checked::set_float(&mut self.collision_radius, "SpringChain2D", "collision_radius", value, 0.0, f32::MAX);
+    }
 }
 
-#[reach2d_macros::callbacks]
 #[godot_api]
 impl INode2D for SpringChain2D {
     fn ready(&mut self) {
@@ -194,6 +287,9 @@ impl INode2D for SpringChain2D {
     fn process(&mut self, delta: f64) {
         frame::tick(self, Tick::Process, delta.min(physics_catch_up()));
     }
+    fn physics_process(&mut self, delta: f64) {
+        frame::tick(self, Tick::Physics, delta);
+    }
     fn on_notification(&mut self, what: CanvasItemNotification) {
         // No reset on entering the tree: a node that comes back (a reparent) keeps its swing, and a new one starts
         // at rest anyway (the simulation is unprimed until its first step).
@@ -201,6 +297,21 @@ impl INode2D for SpringChain2D {
     }
     fn draw(&mut self) {
         gizmo::draw(&mut self.to_gd().upcast(), &self.state.bones, None, None, self.state.limits.active());
+    }
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        frame::configuration_warnings(self)
+    }
+    fn on_get_property_list(&mut self) -> Vec<PropertyInfo> {
+        node_limits::property_list(self)
+    }
+    fn on_get(&self, property: StringName) -> Option<Variant> {
+        node_limits::get_property(self, &property)
+    }
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        node_limits::set_property(self, &property, &value)
+    }
+    fn on_property_get_revert(&self, property: StringName) -> Option<Variant> {
+        node_limits::property_revert(&property)
     }
 }
 

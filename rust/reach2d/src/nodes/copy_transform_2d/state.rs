@@ -10,7 +10,7 @@ use reach2d_core::Vec2;
 use reach2d_core::copy_transform::{BoneFrame, Copied, CopyError, LocalPose, SourceReading, Turns, read_source};
 
 use crate::engine::convert::{affine, vec2, vector2};
-use crate::io::written::Overwritten;
+use crate::io::written::{Overwritten, RoundTrip};
 use crate::nodes::copy_transform_2d::choices::Space;
 use crate::problem::Problem;
 
@@ -32,7 +32,7 @@ pub struct CopyState {
     position: Overwritten<Vec2>,
     scale: Overwritten<Vec2>,
     /// What the last [`CopyState::take_back`] took back (an editor save), for [`CopyState::reapply`].
-    taken: Taken,
+    taken: Values,
     /// The source last seen, and the same object as a `Bone2D` when it is one (its rest is read in the rest space).
     source: Option<(InstanceId, Option<Gd<Bone2D>>)>,
     /// The source hangs below the bone (a copy in the global space would chase itself): found by the setup check
@@ -44,9 +44,9 @@ pub struct CopyState {
     turns_of: Option<(InstanceId, Space)>,
 }
 
-/// The writes an editor save took back, per property.
+/// A value per property, or none: the writes of a copy, or those an editor save took back.
 #[derive(Clone, Copy, Default)]
-struct Taken {
+struct Values {
     rotation: Option<f32>,
     position: Option<Vec2>,
     scale: Option<Vec2>,
@@ -109,7 +109,7 @@ impl CopyState {
     }
 
     /// Forgets the source's whole turns: the next reading is taken as the engine gives it.
-    pub fn forget_turns(&mut self) {
+    fn forget_turns(&mut self) {
         self.turns.reset();
     }
 
@@ -145,19 +145,15 @@ impl CopyState {
     /// holds from the last write (`read_bone` observed it this frame) is not written again: a still source costs no
     /// transform update.
     pub fn write(&mut self, copied: &Copied, channels: Channels) {
-        let Some(bone) = self.bone.as_mut() else { return };
-        if channels.rotation && self.rotation.written() != Some(copied.rotation) {
-            bone.set_rotation(copied.rotation);
-            self.rotation.wrote(copied.rotation);
+        fn changed<T: RoundTrip + PartialEq>(on: bool, last: &Overwritten<T>, value: T) -> Option<T> {
+            (on && last.written() != Some(value)).then_some(value)
         }
-        if channels.position && self.position.written() != Some(copied.position) {
-            bone.set_position(vector2(copied.position));
-            self.position.wrote(copied.position);
-        }
-        if channels.scale && self.scale.written() != Some(copied.scale) {
-            bone.set_scale(vector2(copied.scale));
-            self.scale.wrote(copied.scale);
-        }
+        let values = Values {
+            rotation: changed(channels.rotation, &self.rotation, copied.rotation),
+            position: changed(channels.position, &self.position, copied.position),
+            scale: changed(channels.scale, &self.scale, copied.scale),
+        };
+        self.store(values);
     }
 
     /// Puts back the unwritten value of each property not in `channels` that still holds the copy's write (a channel
@@ -171,34 +167,51 @@ impl CopyState {
         self.put_back(Channels { rotation: true, position: true, scale: true });
     }
 
+    /// [`CopyState::let_go`] and [`CopyState::forget_turns`]: the next copy starts from the bone's own values and
+    /// reads the source's rotation afresh, as a new node's does (disabled, out of the tree, reset).
+    pub fn start_over(&mut self) {
+        self.let_go();
+        self.forget_turns();
+    }
+
     /// Editor, before saving: [`CopyState::let_go`], remembering what it took back for [`CopyState::reapply`].
     pub fn take_back(&mut self) {
-        self.taken =
-            Taken { rotation: self.rotation.written(), position: self.position.written(), scale: self.scale.written() };
+        self.taken = Values {
+            rotation: self.rotation.written(),
+            position: self.position.written(),
+            scale: self.scale.written(),
+        };
         self.let_go();
     }
 
     /// Editor, after saving: writes back what [`CopyState::take_back`] took.
     pub fn reapply(&mut self) {
         let taken = core::mem::take(&mut self.taken);
-        let Some(bone) = self.bone.as_mut().filter(|bone| bone.is_instance_valid()) else { return };
-        if let Some(rotation) = taken.rotation {
-            bone.set_rotation(rotation);
-            self.rotation.wrote(rotation);
-        }
-        if let Some(position) = taken.position {
-            bone.set_position(vector2(position));
-            self.position.wrote(position);
-        }
-        if let Some(scale) = taken.scale {
-            bone.set_scale(vector2(scale));
-            self.scale.wrote(scale);
+        if self.bone().is_some() {
+            self.store(taken);
         }
     }
 
     /// The held bone, if it is alive.
     pub fn bone(&self) -> Option<&Gd<Bone2D>> {
         self.bone.as_ref().filter(|bone| bone.is_instance_valid())
+    }
+
+    /// Writes each of `values` into the held bone and remembers it as the copy's write.
+    fn store(&mut self, values: Values) {
+        let Some(bone) = self.bone.as_mut() else { return };
+        if let Some(rotation) = values.rotation {
+            bone.set_rotation(rotation);
+            self.rotation.wrote(rotation);
+        }
+        if let Some(position) = values.position {
+            bone.set_position(vector2(position));
+            self.position.wrote(position);
+        }
+        if let Some(scale) = values.scale {
+            bone.set_scale(vector2(scale));
+            self.scale.wrote(scale);
+        }
     }
 
     fn put_back(&mut self, which: Channels) {
