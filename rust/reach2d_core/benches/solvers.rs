@@ -54,6 +54,11 @@ fn setup(n: usize) -> (Vec<Vec2>, Vec<f32>, Vec2) {
     (joints, lengths, target)
 }
 
+/// The pole of `pre_bend`: beside the target, half as far out.
+fn pole_for(target: Vec2) -> Vec2 {
+    target.perp() * 0.5
+}
+
 /// The latency bound: FABRIK's dependent arithmetic and nothing else.
 #[inline(never)]
 fn latency_bound(joints: &mut [Vec2], lengths: &[f32], target: Vec2, iters: u32) -> Vec2 {
@@ -88,6 +93,34 @@ fn config() -> Criterion {
         .noise_threshold(0.05)
 }
 
+/// One benchmark group over `SIZES`: for each size N, `prepare(N, target)` (untimed) makes what `solve` needs besides
+/// the chain of `setup`, then every sample restores the start pose (timed) and runs `solve` on it. With
+/// `iterations`, the throughput is in bone-iterations (`N * iterations`).
+fn restarting_group<P, R>(
+    c: &mut Criterion,
+    name: &str,
+    iterations: Option<u32>,
+    prepare: impl Fn(usize, Vec2) -> P,
+    mut solve: impl FnMut(&mut [Vec2], &[f32], Vec2, &P) -> R,
+) {
+    let mut group = c.benchmark_group(name);
+    for &n in &SIZES {
+        let (start, lengths, target) = setup(n);
+        let prepared = prepare(n, target);
+        let mut joints = start.clone();
+        if let Some(iterations) = iterations {
+            group.throughput(Throughput::Elements(n as u64 * u64::from(iterations)));
+        }
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                joints.copy_from_slice(&start);
+                solve(&mut joints, &lengths, target, &prepared)
+            })
+        });
+    }
+    group.finish();
+}
+
 fn chains(c: &mut Criterion) {
     let fabrik_settings = FabrikSettings { max_iterations: ITERS, tolerance: 0.0 };
     let ccd_settings = CcdSettings { max_iterations: ITERS, tolerance: 0.0, max_angle_step: CCD_STEP };
@@ -104,79 +137,42 @@ fn chains(c: &mut Criterion) {
         let mut joints = start.clone();
         let report = solve_fabrik(&mut joints, &lengths, target, &limited(n), &fabrik_settings).unwrap();
         assert_eq!(report.iterations, ITERS, "limited FABRIK N={n} must use every iteration: {report:?}");
+        let mut joints = start.clone();
+        assert!(pre_bend_toward_pole(&mut joints, &lengths, pole_for(target), target), "N={n} has a side to bend to");
     }
 
-    let mut group = c.benchmark_group("fabrik");
-    for &n in &SIZES {
-        let (start, lengths, target) = setup(n);
-        let mut joints = start.clone();
-        group.throughput(Throughput::Elements(n as u64 * u64::from(ITERS)));
-        group.bench_function(BenchmarkId::from_parameter(n), |b| {
-            b.iter(|| {
-                joints.copy_from_slice(&start);
-                solve_fabrik(black_box(&mut joints), &lengths, black_box(target), &ChainLimits::NONE, &fabrik_settings)
-            })
-        });
-    }
-    group.finish();
-
-    let mut group = c.benchmark_group("fabrik_limited");
-    for &n in &SIZES {
-        let (start, lengths, target) = setup(n);
-        let mut joints = start.clone();
-        let limits = limited(n);
-        group.throughput(Throughput::Elements(n as u64 * u64::from(ITERS)));
-        group.bench_function(BenchmarkId::from_parameter(n), |b| {
-            b.iter(|| {
-                joints.copy_from_slice(&start);
-                solve_fabrik(black_box(&mut joints), &lengths, black_box(target), &limits, &fabrik_settings)
-            })
-        });
-    }
-    group.finish();
-
-    let mut group = c.benchmark_group("pre_bend");
-    for &n in &SIZES {
-        let (start, lengths, target) = setup(n);
-        let pole = target.perp() * 0.5;
-        let mut joints = start.clone();
-        assert!(pre_bend_toward_pole(&mut joints, &lengths, pole, target), "N={n} has a side to bend to");
-        group.bench_function(BenchmarkId::from_parameter(n), |b| {
-            b.iter(|| {
-                joints.copy_from_slice(&start);
-                pre_bend_toward_pole(black_box(&mut joints), &lengths, black_box(pole), black_box(target))
-            })
-        });
-    }
-    group.finish();
-
-    let mut group = c.benchmark_group("latency_bound");
-    for &n in &SIZES {
-        let (start, lengths, target) = setup(n);
-        let mut joints = start.clone();
-        group.throughput(Throughput::Elements(n as u64 * u64::from(ITERS)));
-        group.bench_function(BenchmarkId::from_parameter(n), |b| {
-            b.iter(|| {
-                joints.copy_from_slice(&start);
-                latency_bound(black_box(&mut joints), &lengths, black_box(target), ITERS)
-            })
-        });
-    }
-    group.finish();
-
-    let mut group = c.benchmark_group("ccd");
-    for &n in &SIZES {
-        let (start, _, target) = setup(n);
-        let mut joints = start.clone();
-        group.throughput(Throughput::Elements(n as u64 * u64::from(ITERS)));
-        group.bench_function(BenchmarkId::from_parameter(n), |b| {
-            b.iter(|| {
-                joints.copy_from_slice(&start);
-                solve_ccd(black_box(&mut joints), black_box(target), &ChainLimits::NONE, &ccd_settings)
-            })
-        });
-    }
-    group.finish();
+    let no_limits = |_: usize, _: Vec2| ChainLimits::NONE;
+    restarting_group(c, "fabrik", Some(ITERS), no_limits, |joints, lengths, target, limits| {
+        solve_fabrik(black_box(joints), lengths, black_box(target), limits, &fabrik_settings)
+    });
+    restarting_group(
+        c,
+        "fabrik_limited",
+        Some(ITERS),
+        |n, _| limited(n),
+        |joints, lengths, target, limits| {
+            solve_fabrik(black_box(joints), lengths, black_box(target), limits, &fabrik_settings)
+        },
+    );
+    restarting_group(
+        c,
+        "pre_bend",
+        None,
+        |_, target| pole_for(target),
+        |joints, lengths, target, &pole| {
+            pre_bend_toward_pole(black_box(joints), lengths, black_box(pole), black_box(target))
+        },
+    );
+    restarting_group(
+        c,
+        "latency_bound",
+        Some(ITERS),
+        |_, _| (),
+        |joints, lengths, target, ()| latency_bound(black_box(joints), lengths, black_box(target), ITERS),
+    );
+    restarting_group(c, "ccd", Some(ITERS), no_limits, |joints, _, target, limits| {
+        solve_ccd(black_box(joints), black_box(target), limits, &ccd_settings)
+    });
 
     let mut group = c.benchmark_group("spring");
     let settings = SpringSettings { gravity: Vec2::new(0.0, 980.0), ..SpringSettings::default() };

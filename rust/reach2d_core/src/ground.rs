@@ -12,6 +12,9 @@
 mod sole;
 mod stance;
 
+#[cfg(test)]
+mod fixtures;
+
 pub use sole::{FootPlacement, SoleHits, foot_end};
 pub use stance::{
     FootRay, GroundHit, GroundSettings, foot_rotation, hips_drop, max_step, offset_in_parent, reach_drop, rotate,

@@ -2,7 +2,9 @@
 
 use core::f32::consts::PI;
 
-use reach2d_core::{AngleLimit, CcdSettings, ChainLimits, FabrikSettings, Vec2, solve_ccd, solve_fabrik};
+use reach2d_core::{
+    AngleLimit, CcdSettings, ChainLimits, FabrikSettings, SolveError, SolveReport, Vec2, solve_ccd, solve_fabrik,
+};
 
 use super::common::{assert_lengths, assert_limits_of_any_input, pos_eps, pose};
 use super::input::{Bytes, check_report, coord_ok, debug, direction_ok, length_ok, same_bits, tolerance_ok};
@@ -67,6 +69,30 @@ impl ChainInput {
             && self.per_bone.iter().all(|l| l.is_none_or(AngleLimit::is_valid))
             && (!self.limits().is_active() || direction_ok(self.root_direction))
     }
+
+    /// What either solver must do with this input: refuse it exactly when it is not `valid`, leaving the joints
+    /// untouched, or solve it to finite `joints` with the root in place. For a solve, its report and the position
+    /// tolerance (`pos_eps`) of the input and output; `None` for a refusal.
+    fn refused_or_sane(
+        &self,
+        solved: Result<SolveReport, SolveError>,
+        valid: bool,
+        joints: &[Vec2],
+    ) -> Option<(SolveReport, f32)> {
+        match solved {
+            Err(e) => {
+                assert!(!valid, "valid input refused: {e}");
+                assert!(same_bits(joints, &self.joints), "the joints changed on error {e:?}");
+                None
+            }
+            Ok(report) => {
+                assert!(valid, "invalid input accepted");
+                assert!(joints.iter().all(|p| p.is_finite()), "non-finite output: {joints:?}");
+                assert_eq!(joints[0], self.joints[0], "the root moved");
+                Some((report, pos_eps(joints, self.target).max(pos_eps(&self.joints, self.target))))
+            }
+        }
+    }
 }
 
 /// `solve_fabrik` on arbitrary bytes.
@@ -85,24 +111,13 @@ pub fn fabrik(data: &[u8]) -> bool {
         && tolerance_ok(settings.tolerance);
     let mut joints = input.joints.clone();
     let limits = input.limits();
-    match solve_fabrik(&mut joints, &input.lengths, input.target, &limits, &settings) {
-        Err(e) => {
-            assert!(!valid, "valid input refused: {e}");
-            assert!(same_bits(&joints, &input.joints), "the joints changed on error {e:?}");
-            false
-        }
-        Ok(report) => {
-            assert!(valid, "invalid input accepted");
-            assert!(joints.iter().all(|p| p.is_finite()), "non-finite output: {joints:?}");
-            assert_eq!(joints[0], input.joints[0], "the root moved");
-            let eps = pos_eps(&joints, input.target).max(pos_eps(&input.joints, input.target));
-            assert_lengths(&joints, &input.lengths, 1e-4, eps);
-            assert_limits_of_any_input(&joints, &input.lengths, &limits, eps);
-            check_report(report.distance, report.reached, settings.tolerance, joints[n].distance(input.target), eps);
-            assert!(report.iterations <= settings.max_iterations.max(1), "{} iterations", report.iterations);
-            true
-        }
-    }
+    let solved = solve_fabrik(&mut joints, &input.lengths, input.target, &limits, &settings);
+    let Some((report, eps)) = input.refused_or_sane(solved, valid, &joints) else { return false };
+    assert_lengths(&joints, &input.lengths, 1e-4, eps);
+    assert_limits_of_any_input(&joints, &input.lengths, &limits, eps);
+    check_report(report.distance, report.reached, settings.tolerance, joints[n].distance(input.target), eps);
+    assert!(report.iterations <= settings.max_iterations.max(1), "{} iterations", report.iterations);
+    true
 }
 
 /// `solve_ccd` on arbitrary bytes. CCD keeps the incoming segment lengths.
@@ -125,22 +140,11 @@ pub fn ccd(data: &[u8]) -> bool {
     let segments: Vec<f32> = input.joints.windows(2).map(|w| w[0].distance(w[1])).collect();
     let mut joints = input.joints.clone();
     let limits = input.limits();
-    match solve_ccd(&mut joints, input.target, &limits, &settings) {
-        Err(e) => {
-            assert!(!valid, "valid input refused: {e}");
-            assert!(same_bits(&joints, &input.joints), "the joints changed on error {e:?}");
-            false
-        }
-        Ok(report) => {
-            assert!(valid, "invalid input accepted");
-            assert!(joints.iter().all(|p| p.is_finite()), "non-finite output: {joints:?}");
-            assert_eq!(joints[0], input.joints[0], "the root moved");
-            let eps = pos_eps(&joints, input.target).max(pos_eps(&input.joints, input.target));
-            assert_lengths(&joints, &segments, 1e-4, 64.0 * eps);
-            assert_limits_of_any_input(&joints, &segments, &limits, 64.0 * eps);
-            check_report(report.distance, report.reached, settings.tolerance, joints[n].distance(input.target), eps);
-            assert!(report.iterations <= settings.max_iterations, "{} iterations", report.iterations);
-            true
-        }
-    }
+    let solved = solve_ccd(&mut joints, input.target, &limits, &settings);
+    let Some((report, eps)) = input.refused_or_sane(solved, valid, &joints) else { return false };
+    assert_lengths(&joints, &segments, 1e-4, 64.0 * eps);
+    assert_limits_of_any_input(&joints, &segments, &limits, 64.0 * eps);
+    check_report(report.distance, report.reached, settings.tolerance, joints[n].distance(input.target), eps);
+    assert!(report.iterations <= settings.max_iterations, "{} iterations", report.iterations);
+    true
 }

@@ -4,17 +4,11 @@ use proptest::test_runner::FileFailurePersistence;
 
 use super::*;
 use crate::common::assert_approx_eq;
+use crate::ground::fixtures::screen_ground;
 
-/// y down, as on screen: up is (0, -1); the animation's feet stand on y = 100 with the ankle 6 px above the sole.
+/// The screen's ground (y down, feet on y = 100), feet turning at most 0.6 rad.
 fn settings() -> GroundSettings {
-    GroundSettings {
-        up: Vec2::new(0.0, -1.0),
-        ground_line: Vec2::new(0.0, 100.0),
-        foot_height: 6.0,
-        ray_above: 30.0,
-        ray_below: 50.0,
-        max_tilt: 0.6,
-    }
+    screen_ground(0.6)
 }
 
 fn flat(x: f32, y: f32) -> GroundHit {

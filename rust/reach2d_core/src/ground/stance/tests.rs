@@ -4,16 +4,11 @@ use glam::{Affine2, Mat2};
 
 use super::*;
 use crate::common::assert_approx_eq;
+use crate::ground::fixtures::screen_ground;
 
+/// The screen's ground (y down, feet on y = 100), feet turning at most 0.4 rad.
 fn settings() -> GroundSettings {
-    GroundSettings {
-        up: Vec2::new(0.0, -1.0),
-        ground_line: Vec2::new(0.0, 100.0),
-        foot_height: 6.0,
-        ray_above: 30.0,
-        ray_below: 50.0,
-        max_tilt: 0.4,
-    }
+    screen_ground(0.4)
 }
 
 fn mirror(v: Vec2) -> Vec2 {

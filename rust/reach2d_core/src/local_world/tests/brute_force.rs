@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 
-use super::fixtures::{add_kind, random_data, random_transform};
+use super::fixtures::random_world;
 use crate::common::Rng;
 use crate::local_world::LocalWorld;
 use crate::local_world::shapes::Kind;
@@ -81,12 +81,7 @@ fn overlaps_agree_with_brute_force_sampling() {
     let mut rng = Rng(7);
     let mut checked = [0usize; 6];
     for case in 0..360 {
-        let kind = case % 6;
-        let data = random_data(&mut rng);
-        let uniform = kind == 2 || kind == 3 || rng.sign() > 0.0;
-        let t = random_transform(&mut rng, uniform);
-        let mut world = LocalWorld::default();
-        assert!(add_kind(&mut world, kind, &data, t), "case {case}: kind {kind} refused");
+        let (kind, data, t, world) = random_world(&mut rng, case);
         let size = if kind == 2 || kind == 3 { 30.0 } else { 60.0 } + data.radius;
         let p = t.translation + Vec2::new(rng.range(-size, size), rng.range(-size, size));
         let radius = rng.range(0.5, 25.0);
@@ -128,12 +123,7 @@ fn rays_agree_with_brute_force_marching() {
     let mut rng = Rng(11);
     let mut hits = [0usize; 6];
     for case in 0..360 {
-        let kind = case % 6;
-        let data = random_data(&mut rng);
-        let uniform = kind == 2 || kind == 3 || rng.sign() > 0.0;
-        let t = random_transform(&mut rng, uniform);
-        let mut world = LocalWorld::default();
-        assert!(add_kind(&mut world, kind, &data, t), "case {case} kind {kind}: {t:?}");
+        let (kind, _, t, world) = random_world(&mut rng, case);
         let from = t.translation + Vec2::new(rng.range(-90.0, 90.0), rng.range(-90.0, 90.0));
         let motion = t.translation + Vec2::new(rng.range(-30.0, 30.0), rng.range(-30.0, 30.0)) - from;
         let motion = motion * rng.range(0.5, 2.5);

@@ -16,7 +16,7 @@ pub(super) fn mirrored(t: Affine2) -> Affine2 {
 }
 
 /// A random affine transform: rotation, scale (either sign, `uniform` or not), skew unless `uniform`.
-pub(super) fn random_transform(rng: &mut Rng, uniform: bool) -> Affine2 {
+fn random_transform(rng: &mut Rng, uniform: bool) -> Affine2 {
     let angle = rng.range(-3.2, 3.2);
     let (sx, sy) = if uniform {
         let s = rng.range(0.5, 2.0);
@@ -59,6 +59,18 @@ pub(super) fn add_kind(world: &mut LocalWorld, kind: usize, data: &ShapeData, t:
     }
 }
 
+/// Case `case` of a randomised test: a world holding one random shape of kind `case % 6` under a random transform
+/// (uniformly scaled for circles and capsules, which need it, otherwise half the time); its kind, data and transform.
+pub(super) fn random_world(rng: &mut Rng, case: usize) -> (usize, ShapeData, Affine2, LocalWorld) {
+    let kind = case % 6;
+    let data = random_data(rng);
+    let uniform = kind == 2 || kind == 3 || rng.sign() > 0.0;
+    let t = random_transform(rng, uniform);
+    let mut world = LocalWorld::default();
+    assert!(add_kind(&mut world, kind, &data, t), "case {case} kind {kind}: refused under {t:?}");
+    (kind, data, t, world)
+}
+
 pub(super) struct ShapeData {
     pub(super) polygon: Vec<Vec2>,
     pub(super) half: Vec2,
@@ -68,7 +80,7 @@ pub(super) struct ShapeData {
     pub(super) boundary_distance: f32,
 }
 
-pub(super) fn random_data(rng: &mut Rng) -> ShapeData {
+fn random_data(rng: &mut Rng) -> ShapeData {
     ShapeData {
         polygon: random_convex(rng),
         half: Vec2::new(rng.range(2.0, 30.0), rng.range(2.0, 30.0)),

@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 
-use super::fixtures::{add_kind, mirror, mirrored, random_data, random_transform};
+use super::fixtures::{add_kind, mirror, mirrored, random_world};
 use crate::common::Rng;
 use crate::local_world::LocalWorld;
 
@@ -11,12 +11,8 @@ fn a_mirrored_world_gives_the_mirrored_answers_bit_for_bit() {
     let mut rng = Rng(3);
     let (mut rays, mut overlaps) = (0, 0);
     for case in 0..3000 {
-        let kind = case % 6;
-        let data = random_data(&mut rng);
-        let uniform = kind == 2 || kind == 3 || rng.sign() > 0.0;
-        let t = random_transform(&mut rng, uniform);
-        let (mut world, mut image) = (LocalWorld::default(), LocalWorld::default());
-        assert!(add_kind(&mut world, kind, &data, t), "case {case} kind {kind}: {t:?}");
+        let (kind, data, t, world) = random_world(&mut rng, case);
+        let mut image = LocalWorld::default();
         assert!(add_kind(&mut image, kind, &data, mirrored(t)));
         // Queries near the shape, some of them exactly on its vertices.
         let p = if rng.unit() < 0.2 {

@@ -71,6 +71,26 @@ fn config() -> ProptestConfig {
     }
 }
 
+/// Every bone of the fitted `joints` kept its length in `case.joints`, and every bone longer than `1e-3 * scale`
+/// lies within its limit of `case.limits` (the first against `case.root_direction`); `scale` sizes the tolerances.
+fn lengths_and_limits_hold(case: &Case, joints: &[Vec2], scale: f32) -> Result<(), TestCaseError> {
+    for (i, (fitted, wanted_length)) in lengths_of(joints).iter().zip(lengths_of(&case.joints)).enumerate() {
+        prop_assert!((fitted - wanted_length).abs() <= 1e-4 * scale, "bone {i} length {wanted_length} -> {fitted}");
+    }
+    let mut parent = case.root_direction;
+    for (i, pair) in joints.windows(2).enumerate() {
+        let segment = pair[1] - pair[0];
+        if segment.length() <= 1e-3 * scale {
+            continue;
+        }
+        if let Some(limit) = case.limits.get(i).copied().flatten() {
+            prop_assert!(limit.contains(signed_angle(parent, segment), 1e-3), "limit {i} holds");
+        }
+        parent = segment;
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -78,29 +98,15 @@ proptest! {
     fn the_fit_is_finite_keeps_lengths_and_holds_limits(case in case()) {
         let mut path = PathPolyline::default();
         prop_assume!(path.set(case.path.iter().copied()).is_ok());
-        let before = case.joints.clone();
         let mut joints = case.joints.clone();
         let mut wanted = vec![Vec2::ZERO; joints.len()];
         let limits = ChainLimits { root_direction: case.root_direction, per_bone: &case.limits };
         let report = fit_chain(&path, &mut joints, &limits, &case.settings, &mut wanted).unwrap();
         prop_assert!(joints.iter().chain(&wanted).all(|j| j.is_finite()));
         prop_assert!(report.off_path.is_finite());
-        prop_assert_eq!(joints[0], before[0]);
-        let scale = before.iter().chain(path.points()).map(|p| p.abs().max_element()).fold(1.0f32, f32::max);
-        for (i, (fitted, wanted_length)) in lengths_of(&joints).iter().zip(lengths_of(&before)).enumerate() {
-            prop_assert!((fitted - wanted_length).abs() <= 1e-4 * scale, "bone {} length {} -> {}", i, wanted_length, fitted);
-        }
-        let mut parent = case.root_direction;
-        for (i, pair) in joints.windows(2).enumerate() {
-            let segment = pair[1] - pair[0];
-            if segment.length() <= 1e-3 * scale {
-                continue;
-            }
-            if let Some(limit) = case.limits.get(i).copied().flatten() {
-                prop_assert!(limit.contains(signed_angle(parent, segment), 1e-3), "limit {} holds", i);
-            }
-            parent = segment;
-        }
+        prop_assert_eq!(joints[0], case.joints[0]);
+        let scale = case.joints.iter().chain(path.points()).map(|p| p.abs().max_element()).fold(1.0f32, f32::max);
+        lengths_and_limits_hold(&case, &joints, scale)?;
         if case.limits.iter().all(Option::is_none) {
             // Each joint met the path where it wanted to; beyond the run-in, on the path or its extension (or, on
             // a closed path, pointing at it when no point of the loop was a bone's length away).
@@ -124,31 +130,17 @@ proptest! {
     ) {
         let mut path = PathPolyline::default();
         prop_assume!(path.set(case.path.iter().copied()).is_ok());
-        let before = case.joints.clone();
         let mut joints = case.joints.clone();
         let mut wanted = vec![Vec2::ZERO; joints.len()];
         let limits = ChainLimits { root_direction: case.root_direction, per_bone: &case.limits };
         let mut travel = PathTravel::default();
-        let scale = before.iter().chain(path.points()).map(|p| p.abs().max_element()).fold(1.0f32, f32::max) + 2000.0;
+        let scale = case.joints.iter().chain(path.points()).map(|p| p.abs().max_element()).fold(1.0f32, f32::max) + 2000.0;
         let mut settings = case.settings;
         // Frames: the offset steps on, the chain moves, the time step varies (0 included).
         for (step, shift, delta) in moves.into_iter().chain([(0.0, Vec2::ZERO, 0.0)]) {
             travel.fit(&path, &mut joints, &limits, &settings, &mut wanted, delta).unwrap();
             prop_assert!(joints.iter().chain(&wanted).all(|j| j.is_finite()));
-            for (i, (fitted, wanted_length)) in lengths_of(&joints).iter().zip(lengths_of(&before)).enumerate() {
-                prop_assert!((fitted - wanted_length).abs() <= 1e-4 * scale, "bone {} length {} -> {}", i, wanted_length, fitted);
-            }
-            let mut parent = case.root_direction;
-            for (i, pair) in joints.windows(2).enumerate() {
-                let segment = pair[1] - pair[0];
-                if segment.length() <= 1e-3 * scale {
-                    continue;
-                }
-                if let Some(limit) = case.limits.get(i).copied().flatten() {
-                    prop_assert!(limit.contains(signed_angle(parent, segment), 1e-3), "limit {} holds", i);
-                }
-                parent = segment;
-            }
+            lengths_and_limits_hold(&case, &joints, scale)?;
             settings.offset += step;
             joints.iter_mut().for_each(|joint| *joint += shift);
         }

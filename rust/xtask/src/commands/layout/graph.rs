@@ -32,6 +32,15 @@ pub struct Crate {
     alias: Option<String>,
 }
 
+/// A path as a file names it: the file (`file`), the module it is named in (`ctx`, from the crate root) and its
+/// `segments` as written.
+#[derive(Clone, Copy)]
+pub struct Named<'a> {
+    pub file: usize,
+    pub ctx: &'a [String],
+    pub segments: &'a [String],
+}
+
 /// An edge of the file graph, as first seen: where (line) and what path made it.
 pub type Edges = BTreeMap<(usize, usize), (usize, String)>;
 
@@ -113,16 +122,10 @@ impl Crate {
         self.members.iter().find(|m| m.file == file)?.module.first().map(String::as_str)
     }
 
-    /// `segments` named in `file` inside module `ctx`, as a path from the crate root; `None` when it leaves the
-    /// crate (another crate, a local name, a primitive).
-    fn absolute(
-        &self,
-        files: &[SourceFile],
-        file: usize,
-        ctx: &[String],
-        segments: &[String],
-        hops: u32,
-    ) -> Option<Vec<String>> {
+    /// The path `named` as a path from the crate root; `None` when it leaves the crate (another crate, a local
+    /// name, a primitive).
+    fn absolute(&self, files: &[SourceFile], named: Named<'_>, hops: u32) -> Option<Vec<String>> {
+        let Named { file, ctx, segments } = named;
         let (first, rest) = segments.split_first()?;
         let joined = |base: &[String], rest: &[String]| Some(base.iter().chain(rest).cloned().collect());
         match first.as_str() {
@@ -143,25 +146,18 @@ impl Crate {
                     .iter()
                     .find_map(|u| u.leaves.iter().find(|l| l.bound.as_ref() == Some(first)).map(|l| (u, l)))?;
                 let leaf_ctx: Vec<String> = member.module.iter().chain(&decl.scope).cloned().collect();
-                let base = self.absolute(files, file, &leaf_ctx, &leaf.segments, hops + 1)?;
+                let base = self.absolute(files, Named { file, ctx: &leaf_ctx, segments: &leaf.segments }, hops + 1)?;
                 joined(&base, rest)
             }
             _ => None,
         }
     }
 
-    /// The file `segments` (named in `file` inside module `ctx`) points into: the file of the longest module
-    /// prefix, or, when the item after that prefix is re-exported by a hub, the file the re-export points into;
-    /// `None` when that file does not mention the item at all.
-    pub fn resolve(
-        &self,
-        files: &[SourceFile],
-        file: usize,
-        ctx: &[String],
-        segments: &[String],
-        hops: u32,
-    ) -> Option<usize> {
-        let path = self.absolute(files, file, ctx, segments, hops)?;
+    /// The file the path `named` points into: the file of the longest module prefix, or, when the item after that
+    /// prefix is re-exported by a hub, the file the re-export points into; `None` when that file does not mention
+    /// the item at all.
+    pub fn resolve(&self, files: &[SourceFile], named: Named<'_>, hops: u32) -> Option<usize> {
+        let path = self.absolute(files, named, hops)?;
         let known = (0..=path.len()).rev().find(|&k| self.modules.contains_key(&path[..k]))?;
         let home = self.modules[&path[..known]];
         let member = self.members.iter().find(|m| m.file == home)?;
@@ -185,7 +181,7 @@ impl Crate {
         match reexport {
             Some(leaf) => {
                 let target: Vec<String> = leaf.segments.iter().chain(&path[known + 1..]).cloned().collect();
-                self.resolve(files, home, &member.module, &target, hops + 1)
+                self.resolve(files, Named { file: home, ctx: &member.module, segments: &target }, hops + 1)
             }
             None => Some(home),
         }
@@ -199,7 +195,8 @@ impl Crate {
             let scan = &files[member.file].scan;
             let mut add = |scope: &[String], segments: &[String], line: usize| {
                 let ctx: Vec<String> = member.module.iter().chain(scope).cloned().collect();
-                if let Some(to) = self.resolve(files, member.file, &ctx, segments, 0).filter(|&to| to != member.file) {
+                let named = Named { file: member.file, ctx: &ctx, segments };
+                if let Some(to) = self.resolve(files, named, 0).filter(|&to| to != member.file) {
                     edges.entry((member.file, to)).or_insert_with(|| (line, segments.join("::")));
                 }
             };
