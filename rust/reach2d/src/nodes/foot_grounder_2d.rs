@@ -7,23 +7,20 @@
 //! and the foot bones a rotation, both remembered and put back when it is disabled, leaves the tree or runs in the
 //! editor (where it writes nothing). Its state and the steps of its frame are in `foot_grounder_2d/state.rs`.
 
-use godot::classes::notify::CanvasItemNotification;
-use godot::classes::{Bone2D, INode2D, Node2D};
+use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::Vec2;
-use reach2d_core::ground::{GroundSettings, hips_drop, max_step, step_value};
 
-use crate::engine::convert::{vec2, vector2};
-use crate::engine::editor::in_editor;
-use crate::engine::slot::{Slot, in_tree, live, slot};
-use crate::nodes::chain::drive::DrivenLeg;
-use crate::nodes::foot_grounder_2d::state::{AnimatedLimb, GrounderState, LegReading};
+use crate::engine::convert::vector2;
+use crate::nodes::foot_grounder_2d::state::{Foot, GrounderState};
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
-use crate::physics::queries::Filter;
 use crate::problem::Problem;
-use crate::runtime::frame::{self, RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, uncounted};
+use crate::runtime::checked;
+use crate::runtime::frame::{self, UpdateMode};
+use crate::runtime::node_property::NodeSlot;
 
+mod callbacks;
 mod check;
+mod grounding;
 pub mod state;
 
 /// Puts the feet of one or two [TwoBoneIk2D] legs on the ground of the physics world: each foot's ray finds the
@@ -79,43 +76,56 @@ pub struct FootGrounder2D {
     /// The first leg: a [TwoBoneIk2D] whose [member TwoBoneIk2D.tip_bone] ends at the ankle.
     #[export_group(name = "Legs")]
     #[export]
-    first_leg: Option<Gd<TwoBoneIk2D>>,
+    #[init(val = NodeSlot::named("FootGrounder2D", "first_leg"))]
+    first_leg: NodeSlot<TwoBoneIk2D>,
     /// Optional: the first leg's foot, a direct Bone2D child of its tip bone (at the ankle), turned to the ground's
     /// slope; its end (its length along its bone angle) is the toe, which casts its own ray ([member toe_ray]).
     #[export]
-    first_foot: Option<Gd<Bone2D>>,
+    #[init(val = NodeSlot::named("FootGrounder2D", "first_foot"))]
+    first_foot: NodeSlot<Bone2D>,
     /// Optional: the second leg, like [member first_leg].
     #[export]
-    second_leg: Option<Gd<TwoBoneIk2D>>,
+    #[init(val = NodeSlot::named("FootGrounder2D", "second_leg"))]
+    second_leg: NodeSlot<TwoBoneIk2D>,
     /// Optional: the second leg's foot, like [member first_foot].
     #[export]
-    second_foot: Option<Gd<Bone2D>>,
-    /// Shared with the other helper nodes (declared in `reach2d_macros/src/shared_properties.rs`): *Ground*:
-    /// `collision_mask`, `collide_with_bodies`, `collide_with_areas`.
-    #[shared_properties(ground)]
-    _ground: (),
+    #[init(val = NodeSlot::named("FootGrounder2D", "second_foot"))]
+    second_foot: NodeSlot<Bone2D>,
+    /// @shared ground.collision_mask
+    #[export_group(name = "Ground")]
+    #[export(flags_2d_physics)]
+    #[var(set = set_collision_mask)]
+    #[init(val = 1)]
+    collision_mask: i64,
+    /// @shared ground.collide_with_bodies
+    #[export]
+    #[init(val = true)]
+    collide_with_bodies: bool,
+    /// @shared ground.collide_with_areas
+    #[export]
+    collide_with_areas: bool,
     /// How far above the ground line each ray starts, in global pixels: the highest step a foot climbs. A negative
     /// (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 500.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_ray_above)]
     #[init(val = 40.0)]
     ray_above: f32,
     /// How far below the ground line each ray ends, in global pixels: the deepest step a foot goes down. A negative
     /// (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 500.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_ray_below)]
     #[init(val = 60.0)]
     ray_below: f32,
     /// How far the leg's end (the ankle) stays off the ground, in global pixels, along the ground's normal: the
     /// foot's own height. A negative (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 100.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_foot_height)]
     foot_height: f32,
     /// The most a foot bone turns to the ground's slope, in radians, in [0, PI/2]; steeper ground turns it this
     /// far. Anything else (or NaN) is an error and is ignored.
     #[export_group(name = "Feet")]
     #[export(range = (0.0, 90.0, 0.1, radians_as_degrees))]
-    #[checked(0.0..=core::f32::consts::FRAC_PI_2)]
+    #[var(set = set_max_tilt)]
     #[init(val = 0.6)]
     max_tilt: f32,
     /// When on, each foot with a foot bone ([member first_foot], [member second_foot]) casts a second ray under its
@@ -129,14 +139,14 @@ pub struct FootGrounder2D {
     /// The most a foot's turn to the slope changes per second, radians per second; 0 = no limit. A negative (or not
     /// finite) value is an error and is ignored.
     #[export(range = (0.0, 50.0, 0.1, or_greater, suffix = "rad/s"))]
-    #[checked(0.0..)]
+    #[var(set = set_tilt_speed)]
     #[init(val = 8.0)]
     tilt_speed: f32,
     /// The most a foot's ground correction (its goal minus its animated position) changes per second, in global
     /// pixels per second; 0 = no limit. A foot whose ray crosses a stair's edge moves up or down at this speed. A
     /// negative (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 5000.0, 1.0, or_greater, suffix = "px/s"))]
-    #[checked(0.0..)]
+    #[var(set = set_foot_speed)]
     #[init(val = 600.0)]
     foot_speed: f32,
     /// Optional: the node or bone moved down so the lower foot still reaches (the hips or pelvis bone, above both
@@ -145,18 +155,19 @@ pub struct FootGrounder2D {
     /// is added to.
     #[export_group(name = "Hips")]
     #[export]
-    hips: Option<Gd<Node2D>>,
+    #[init(val = NodeSlot::named("FootGrounder2D", "hips"))]
+    hips: NodeSlot<Node2D>,
     /// The most the hips come down, in global pixels; 0 = never. A negative (or not finite) value is an error and is
     /// ignored.
     #[export(range = (0.0, 200.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_max_hips_drop)]
     #[init(val = 30.0)]
     max_hips_drop: f32,
     /// The most the hips' drop changes per second, in global pixels per second; 0 = no limit. Keep it at least
     /// [member foot_speed], or a foot stepping down may briefly be out of reach while the hips follow. A negative
     /// (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 5000.0, 1.0, or_greater, suffix = "px/s"))]
-    #[checked(0.0..)]
+    #[var(set = set_hips_speed)]
     #[init(val = 600.0)]
     hips_speed: f32,
     /// The feet, the hips, the ray queries and what the node reported.
@@ -164,19 +175,25 @@ pub struct FootGrounder2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants)]
+#[reach2d_macros::shared_docs]
 #[godot_api]
 impl FootGrounder2D {
+    /// @shared UPDATE_PROCESS
+    #[constant]
+    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
+    /// @shared UPDATE_PHYSICS
+    #[constant]
+    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
+    /// @shared UPDATE_MANUAL
+    #[constant]
+    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
+
     /// Grounds the feet now, advancing the speed limits by [param delta] seconds, whatever [member update_mode]
     /// says (not while disabled; in the editor only when called, as the bake does: what it wrote there is taken back
     /// before the scene is saved). Returns [code]true[/code] when every named leg was solved.
     #[func]
     pub fn advance(&mut self, delta: f64) -> bool {
-        if !delta.is_finite() || delta < 0.0 {
-            self.note(Some(Problem::DeltaNotFinite));
-            return false;
-        }
-        self.ground(delta)
+        frame::advance(self, delta)
     }
 
     /// Starts afresh, as a node just added: the hips and the feet get their own position and rotation back and the
@@ -184,7 +201,7 @@ impl FootGrounder2D {
     /// before it runs the grounder, so bakes repeat whatever ran before them.
     #[func]
     pub fn reset(&mut self) {
-        self.state.let_go(&self.hips, [&self.first_foot, &self.second_foot]);
+        self.state.let_go(&self.hips, [&*self.first_foot, &*self.second_foot]);
         self.state.character.forget();
     }
 
@@ -195,15 +212,10 @@ impl FootGrounder2D {
     #[func]
     pub fn get_setup_warning(&mut self) -> GString {
         self.mark_legs(); // A leg it names needs no target of its own.
-        // A good setup clears what an earlier check saw (legs set after the node entered the tree), not what only a
-        // frame can find (no world, collapsed hips, a bad delta).
+        // A good setup does not clear what only a frame can find: no world, collapsed hips, a bad delta.
         let frame_found = |p: &Problem| p.found_by_solving() || matches!(p, Problem::NoWorld | Problem::HipsCollapsed);
-        let problem = match self.check_setup().and(self.check_claims()) {
-            Err(problem) => Some(problem),
-            Ok(()) => self.state.problems.current().filter(frame_found),
-        };
-        self.show(problem);
-        problem.map_or_else(GString::new, |p| GString::from(&p.message("FootGrounder2D")))
+        let checked = self.check_setup().and(self.check_claims());
+        frame::helper_warning(self, checked, frame_found)
     }
 
     /// The goal the leg at [param index] (0: [member first_leg], 1: [member second_leg]) reached for last, global
@@ -240,232 +252,53 @@ impl FootGrounder2D {
             self.let_go();
         }
     }
-}
 
-#[godot_api]
-impl INode2D for FootGrounder2D {
-    fn ready(&mut self) {
-        frame::take_runtime_priority(&mut self.base_mut(), RUNTIME_PROCESS_PRIORITY);
-        self.mark_legs();
-        let problem = self.check_setup().err();
-        self.show(problem);
+    // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
+    #[func]
+    fn set_collision_mask(&mut self, value: i64) {
+        checked::set_int(&mut self.collision_mask, "FootGrounder2D", "collision_mask", value, 0, i64::from(u32::MAX));
     }
-    fn process(&mut self, delta: f64) {
-        self.tick(Tick::Process, delta);
+    #[func]
+    fn set_ray_above(&mut self, value: f32) {
+        checked::set_float(&mut self.ray_above, "FootGrounder2D", "ray_above", value, 0.0, f32::MAX);
     }
-    fn physics_process(&mut self, delta: f64) {
-        self.tick(Tick::Physics, delta);
+    #[func]
+    fn set_ray_below(&mut self, value: f32) {
+        checked::set_float(&mut self.ray_below, "FootGrounder2D", "ray_below", value, 0.0, f32::MAX);
     }
-    fn on_notification(&mut self, what: CanvasItemNotification) {
-        match what {
-            // Back in the tree: its legs are its own again before anything processes them this frame.
-            CanvasItemNotification::ENTER_TREE => {
-                self.state.character.forget();
-                self.mark_legs();
-            }
-            // Whatever it wrote goes back and the legs solve by themselves while it is away; its smoothing stays, so
-            // a grounder that comes back (a reparent) goes on where it was instead of popping the hips and feet.
-            CanvasItemNotification::EXIT_TREE => {
-                self.state.put_back(&self.hips, [&self.first_foot, &self.second_foot]);
-                self.state.marks.release();
-            }
-            // Saving stores the user's own pose: an editor bake's `advance` may have written the hips and feet.
-            CanvasItemNotification::EDITOR_PRE_SAVE => self.let_go(),
-            _ => {}
-        }
+    #[func]
+    fn set_foot_height(&mut self, value: f32) {
+        checked::set_float(&mut self.foot_height, "FootGrounder2D", "foot_height", value, 0.0, f32::MAX);
     }
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        self.state.problems.warnings("FootGrounder2D")
+    #[func]
+    fn set_max_tilt(&mut self, value: f32) {
+        checked::set_float(&mut self.max_tilt, "FootGrounder2D", "max_tilt", value, 0.0, core::f32::consts::FRAC_PI_2);
+    }
+    #[func]
+    fn set_tilt_speed(&mut self, value: f32) {
+        checked::set_float(&mut self.tilt_speed, "FootGrounder2D", "tilt_speed", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_foot_speed(&mut self, value: f32) {
+        checked::set_float(&mut self.foot_speed, "FootGrounder2D", "foot_speed", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_max_hips_drop(&mut self, value: f32) {
+        checked::set_float(&mut self.max_hips_drop, "FootGrounder2D", "max_hips_drop", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_hips_speed(&mut self, value: f32) {
+        checked::set_float(&mut self.hips_speed, "FootGrounder2D", "hips_speed", value, 0.0, f32::MAX);
     }
 }
 
 impl FootGrounder2D {
-    /// `_process` / `_physics_process`: grounds the feet when enabled and in this tick's mode (never in the editor).
-    fn tick(&mut self, tick: Tick, delta: f64) {
-        self.mark_legs();
-        let wanted = match self.update_mode {
-            UpdateMode::Process => tick == Tick::Process,
-            UpdateMode::Physics => tick == Tick::Physics,
-            UpdateMode::Manual => false,
-        };
-        if !in_editor() && self.enabled && wanted {
-            self.ground(delta);
-        }
-    }
-
-    /// One frame: the ground line and the hips → each leg's animated foot and its ray → the hips lowered → each leg
-    /// solved toward its goal → each foot turned to the slope → the outcome reported. Returns `true` when every named
-    /// leg was solved. Nothing allocates (the allocation counter wraps it all but godot-rust's `bind_mut`s).
-    fn ground(&mut self, delta: f64) -> bool {
-        // In the editor only `advance` gets here (`tick` never grounds there).
-        if !self.enabled {
-            return false;
-        }
-        counted(|| {
-            self.mark_legs();
-            self.state.active = true;
-            let node = self.to_gd().upcast::<Node2D>();
-            if self.state.character.is_stale() {
-                self.state.character.refresh(&node.clone().upcast());
-            }
-            // The character's weight (`CharacterWeight2D`) scales the hips' drop and the feet's turn; the legs
-            // apply it themselves.
-            let weight = self.state.character.weight();
-            let Some(settings) = self.ground_settings(&node) else {
-                self.note(Some(Problem::NoWorld));
-                return false;
-            };
-            // A leg another helper holds (it named that leg first): this one leaves both legs alone (issue 36).
-            if let Err(problem) = self.check_claims() {
-                self.note(Some(problem));
-                return false;
-            }
-            let mut problem = (self.first_leg.is_none() && self.second_leg.is_none()).then_some(Problem::NoLegs);
-            let hips = self.live_hips(&mut problem);
-            let carried = hips.as_ref().map_or(Vec2::ZERO, |hips| self.state.hips.carried(hips));
-            let readings = [0, 1].map(|leg| self.read_leg(leg, &node, &settings, carried, &mut problem));
-            if let Some(mut hips) = hips {
-                self.lower_hips(&mut hips, &readings, settings.up, weight, delta, &mut problem);
-            }
-            let all_solved = self.solve_legs(&readings, &settings, weight, delta, &mut problem);
-            self.note(problem);
-            all_solved && problem.is_none()
-        })
-    }
-
-    /// The frame's ground settings (the world's up, the ground line through this node), or `None` without a world.
-    fn ground_settings(&mut self, node: &Gd<Node2D>) -> Option<GroundSettings> {
-        Some(GroundSettings {
-            up: self.state.up(node)?,
-            ground_line: vec2(node.get_global_position()),
-            foot_height: self.foot_height,
-            ray_above: self.ray_above,
-            ray_below: self.ray_below,
-            max_tilt: self.max_tilt,
-        })
-    }
-
-    /// The hips, when set and in the tree; a broken slot is a problem and forgets the offset.
-    fn live_hips(&mut self, problem: &mut Option<Problem>) -> Option<Gd<Node2D>> {
-        match slot(&self.hips) {
-            Slot::Live(hips) if in_tree(hips) => Some(hips.clone()),
-            Slot::Empty => None,
-            Slot::Live(_) | Slot::Freed => {
-                *problem = Some(Problem::HipsFreed);
-                self.state.hips = Default::default();
-                None
-            }
-        }
-    }
-
-    /// Leg `leg`'s animated foot (without the hips' offset `carried`) and its ground; `None` for an empty slot, a
-    /// disabled leg or a problem (noted in `problem`; the leg reports its own setup).
-    fn read_leg(
-        &mut self,
-        leg: usize,
-        node: &Gd<Node2D>,
-        settings: &GroundSettings,
-        carried: Vec2,
-        problem: &mut Option<Problem>,
-    ) -> Option<LegReading> {
-        let slot_index = leg as u8;
-        let mut leg = match slot(self.leg_slot(leg)) {
-            Slot::Empty => return None,
-            Slot::Freed => {
-                *problem = Some(Problem::LegFreed(slot_index));
-                return None;
-            }
-            Slot::Live(leg) => leg.clone(),
-        };
-        let animated = uncounted(|| leg.bind_mut()).animated_limb();
-        let (root, end, mut tip) = match animated {
-            Ok(Some(limb)) => limb,
-            Ok(None) => return None,
-            Err(()) => {
-                *problem = Some(Problem::LegNotReady(slot_index));
-                return None;
-            }
-        };
-        tip.translation -= carried;
-        let limb = AnimatedLimb { root: root - carried, end: end - carried, tip };
-        let foot = live([&self.first_foot, &self.second_foot][slot_index as usize]).filter(|_| self.toe_ray);
-        let bound = uncounted(|| leg.bind());
-        let toe =
-            foot.and_then(|bone| self.state.feet[slot_index as usize].animated_toe(bone, bound.resolved_tip(), tip));
-        drop(bound);
-        self.state.cast(node, self.filter(), settings, limb, toe)
-    }
-
-    /// Lowers the hips as far as the leg that needs it most (at most `max_hips_drop`, moving at most `hips_speed`),
-    /// times the character's `weight`.
-    fn lower_hips(
-        &mut self,
-        hips: &mut Gd<Node2D>,
-        readings: &[Option<LegReading>; 2],
-        up: Vec2,
-        weight: f32,
-        delta: f64,
-        problem: &mut Option<Problem>,
-    ) {
-        let wanted = hips_drop(readings.iter().flatten().map(|r| r.drop), self.max_hips_drop) * weight;
-        let drop = step_value(self.state.hips.amount, wanted, max_step(self.hips_speed, delta));
-        if !self.state.hips.write(hips, drop, -up * drop) {
-            *problem = Some(Problem::HipsCollapsed);
-        }
-    }
-
-    /// Solves each read leg toward its planned goal, then turns its foot. Returns `false` when a leg did not solve
-    /// (it reports why itself).
-    fn solve_legs(
-        &mut self,
-        readings: &[Option<LegReading>; 2],
-        settings: &GroundSettings,
-        weight: f32,
-        delta: f64,
-        problem: &mut Option<Problem>,
-    ) -> bool {
-        let (offset_step, tilt_step) = (max_step(self.foot_speed, delta), max_step(self.tilt_speed, delta));
-        let mut all_solved = true;
-        for (leg, reading) in readings.iter().enumerate() {
-            let (Some(reading), Some(leg_node)) = (reading, live(self.leg_slot(leg)).cloned()) else { continue };
-            let reading = LegReading { tilt: reading.tilt * weight, ..*reading };
-            let goal = self.state.feet[leg].plan(&reading, settings, offset_step, tilt_step);
-            let mut leg_node = leg_node;
-            let mut bound = uncounted(|| leg_node.bind_mut());
-            if !bound.solve_toward(goal, delta) {
-                all_solved = false;
-                continue;
-            }
-            let foot = [&self.first_foot, &self.second_foot][leg];
-            let turned = match slot(foot) {
-                Slot::Empty => Ok(()),
-                Slot::Freed => Err(Problem::FootFreed(leg as u8)),
-                Slot::Live(bone) => self.state.feet[leg].turn(bone, bound.resolved_tip(), reading.limb.tip, leg as u8),
-            };
-            if let Err(p) = turned {
-                *problem = Some(p);
-            }
-        }
-        all_solved
-    }
-
-    fn leg_slot(&self, leg: usize) -> &Option<Gd<TwoBoneIk2D>> {
-        if leg == 0 { &self.first_leg } else { &self.second_leg }
-    }
-
-    fn foot(&self, index: i64) -> Option<&crate::nodes::foot_grounder_2d::state::Foot> {
+    /// The foot at `index`, or one error.
+    fn foot(&self, index: i64) -> Option<&Foot> {
         let foot = usize::try_from(index).ok().and_then(|i| self.state.feet.get(i));
         if foot.is_none() {
             godot_error!("FootGrounder2D: leg index {index} is not 0 or 1");
         }
         foot
-    }
-
-    fn filter(&self) -> Filter {
-        Filter {
-            mask: u32::try_from(self.collision_mask).unwrap_or(u32::MAX),
-            bodies: self.collide_with_bodies,
-            areas: self.collide_with_areas,
-        }
     }
 }

@@ -3,30 +3,27 @@
 //! an arc to a point ahead on the ground; the legs step in gait groups that take turns.
 //!
 //! A helper node like `FootGrounder2D`: it owns no bones, hands each leg its goal on the Rust side (the user's
-//! targets are never moved), and marks its legs driven so their own ticks rest. Its state and the steps of its frame
-//! are in `leg_stepper_2d/state.rs`; the planning is `reach2d_core::stepper`'s.
+//! targets are never moved), and marks its legs driven so their own ticks rest. It runs in the one frame loop
+//! (`runtime/frame.rs`): its frame is in `leg_stepper_2d/walk.rs`, its state and the steps of the walk in
+//! `leg_stepper_2d/state.rs`, its engine callbacks in `leg_stepper_2d/callbacks.rs`; the planning is
+//! `reach2d_core::stepper`'s.
 
-use godot::classes::notify::CanvasItemNotification;
-use godot::classes::{INode2D, Node2D};
+use godot::classes::Node2D;
 use godot::prelude::*;
-use reach2d_core::Vec2;
-use reach2d_core::ground::max_step;
-use reach2d_core::stepper::{StepEvent, StepSettings};
 
-use crate::engine::convert::{affine, vector2};
 use crate::engine::editor::in_editor;
-use crate::nodes::leg_stepper_2d::state::body::BodyLimits;
-use crate::nodes::leg_stepper_2d::state::{GroundSettings, Motion, StepperState, usable};
+use crate::nodes::leg_stepper_2d::state::StepperState;
 use crate::nodes::legs::Creature;
-use crate::physics::queries::Filter;
 use crate::problem::Problem;
 use crate::runtime::checked;
-use crate::runtime::frame::{RUNTIME_PROCESS_PRIORITY, Tick, UpdateMode, counted, take_runtime_priority, uncounted};
-use crate::runtime::gizmo::{self, StepGizmo};
+use crate::runtime::frame::{self, UpdateMode};
+use crate::runtime::node_property::{NodeList, NodeSlot, NodeValue};
 
+mod callbacks;
 mod check;
 mod readout;
 pub mod state;
+mod walk;
 
 /// Makes legs walk by themselves: each foot stays planted until its home (where it rests under the moving body)
 /// has drifted more than [member step_distance] away, then lifts along an arc to a point ahead on the ground. Legs
@@ -101,8 +98,9 @@ pub struct LegStepper2D {
     /// (and never moved); each leg keeps its pole, limits, weight and speed limit.
     #[export_group(name = "Legs")]
     #[export]
-    #[var(set = store_legs)]
-    legs: Array<Gd<Node2D>>,
+    #[var(set = set_legs)]
+    #[init(val = NodeList::named("LegStepper2D", "legs"))]
+    legs: NodeList<Node2D>,
     /// The gait group of each leg, at the same index as in [member legs], from 0 to 63: legs in one group step
     /// together, and the groups take turns. A leg without an entry takes [code]index % 2[/code] (the legs alternate).
     /// An entry outside 0..63 is an error, and the groups are kept.
@@ -120,68 +118,77 @@ pub struct LegStepper2D {
     /// negative (or not finite) value is an error and is ignored.
     #[export_group(name = "Stepping")]
     #[export(range = (0.0, 200.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_step_distance)]
     #[init(val = 40.0)]
     step_distance: f32,
     /// How high the arc lifts a stepping foot above the higher of its two ends, halfway through the step, global px.
     /// A negative (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 100.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_step_height)]
     #[init(val = 16.0)]
     step_height: f32,
     /// How long a step takes, seconds; 0 lands it on the next frame. A negative (or not finite) value is an error
     /// and is ignored.
     #[export(range = (0.0, 2.0, 0.01, or_greater, suffix = "s"))]
-    #[checked(0.0..)]
+    #[var(set = set_step_duration)]
     #[init(val = 0.2)]
     step_duration: f32,
     /// How far ahead of its home a foot lands, in seconds of the body's velocity (at most three quarters of
     /// [member step_distance]), so a fast walk does not fall behind. A negative (or not finite) value is an error and
     /// is ignored.
     #[export(range = (0.0, 1.0, 0.01, or_greater, suffix = "s"))]
-    #[checked(0.0..)]
+    #[var(set = set_lead)]
     #[init(val = 0.1)]
     lead: f32,
     /// The catch-up limit, global px: a planted foot whose home drifted farther than this lifts even while another
     /// group is in the air. 0 = never: one group in the air at a time, always. A negative (or not finite) value is an
     /// error and is ignored.
     #[export(range = (0.0, 400.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_max_lag)]
     #[init(val = 80.0)]
     max_lag: f32,
     /// A jump of this node farther than this in one frame (global px) plants every foot at its home at once, with no
     /// steps across the map; 0 = never. A negative (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 2000.0, 1.0, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_teleport_distance)]
     #[init(val = 200.0)]
     teleport_distance: f32,
 
-    /// Shared with the other helper nodes (declared in `reach2d_macros/src/shared_properties.rs`): *Ground*:
-    /// `collision_mask`, `collide_with_bodies`, `collide_with_areas`.
-    #[shared_properties(ground)]
-    _ground: (),
+    /// @shared ground.collision_mask
+    #[export_group(name = "Ground")]
+    #[export(flags_2d_physics)]
+    #[var(set = set_collision_mask)]
+    #[init(val = 1)]
+    collision_mask: i64,
+    /// @shared ground.collide_with_bodies
+    #[export]
+    #[init(val = true)]
+    collide_with_bodies: bool,
+    /// @shared ground.collide_with_areas
+    #[export]
+    collide_with_areas: bool,
     /// How far above a foot's aim its ray starts, global px: the highest step a foot climbs, and the height of the
     /// wall check. A negative (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 500.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_ray_above)]
     #[init(val = 40.0)]
     ray_above: f32,
     /// How far below a foot's aim its ray ends, global px: the deepest step a foot goes down. A negative (or not
     /// finite) value is an error and is ignored.
     #[export(range = (0.0, 500.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_ray_below)]
     #[init(val = 60.0)]
     ray_below: f32,
     /// How far the leg's end stays off the ground, global px, along the ground's normal. A negative (or not finite)
     /// value is an error and is ignored.
     #[export(range = (0.0, 100.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_foot_height)]
     foot_height: f32,
     /// The steepest surface a foot stands on, radians from level (from the up the rays are cast against), in
     /// [0, PI]: a steeper hit counts as no ground. PI: anything, walls and ceilings included. Anything else (or NaN)
     /// is an error and is ignored.
     #[export(range = (0.0, 180.0, 0.1, radians_as_degrees))]
-    #[checked(0.0..=core::f32::consts::PI)]
+    #[var(set = set_max_slope)]
     #[init(val = 0.87)]
     max_slope: f32,
     /// Cast the rays along this node's own down (its global y axis) instead of gravity, and lift the feet along its
@@ -196,31 +203,32 @@ pub struct LegStepper2D {
     /// animation) becomes the one the offset is added to.
     #[export_group(name = "Body")]
     #[export]
-    body: Option<Gd<Node2D>>,
+    #[init(val = NodeSlot::named("LegStepper2D", "body"))]
+    body: NodeSlot<Node2D>,
     /// Tilt the body too, along the line fitted through the planted feet (least squares); off: raise or lower it by
     /// their mean height only.
     #[export]
     tilt_body: bool,
     /// The most the body is raised or lowered, global px. A negative (or not finite) value is an error and is ignored.
     #[export(range = (0.0, 200.0, 0.5, or_greater, suffix = "px"))]
-    #[checked(0.0..)]
+    #[var(set = set_max_body_offset)]
     #[init(val = 30.0)]
     max_body_offset: f32,
     /// The most the body is tilted, radians, in [0, PI/2]. Anything else (or NaN) is an error and is ignored.
     #[export(range = (0.0, 90.0, 0.1, radians_as_degrees))]
-    #[checked(0.0..=core::f32::consts::FRAC_PI_2)]
+    #[var(set = set_max_body_tilt)]
     #[init(val = 0.35)]
     max_body_tilt: f32,
     /// The most the body's raise changes per second, global px/s; 0 = no limit. A negative (or not finite) value is
     /// an error and is ignored.
     #[export(range = (0.0, 2000.0, 1.0, or_greater, suffix = "px/s"))]
-    #[checked(0.0..)]
+    #[var(set = set_body_speed)]
     #[init(val = 200.0)]
     body_speed: f32,
     /// The most the body's tilt changes per second, rad/s; 0 = no limit. A negative (or not finite) value is an
     /// error and is ignored.
     #[export(range = (0.0, 50.0, 0.1, or_greater, suffix = "rad/s"))]
-    #[checked(0.0..)]
+    #[var(set = set_body_tilt_speed)]
     #[init(val = 2.0)]
     body_tilt_speed: f32,
 
@@ -232,9 +240,19 @@ pub struct LegStepper2D {
     base: Base<Node2D>,
 }
 
-#[reach2d_macros::api(update_constants)]
+#[reach2d_macros::shared_docs]
 #[godot_api]
 impl LegStepper2D {
+    /// @shared UPDATE_PROCESS
+    #[constant]
+    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
+    /// @shared UPDATE_PHYSICS
+    #[constant]
+    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
+    /// @shared UPDATE_MANUAL
+    #[constant]
+    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
+
     /// Emitted when the foot of [member legs][[param leg_index]] lands, at [param position] (global px).
     #[signal]
     fn foot_planted(leg_index: i64, position: Vector2);
@@ -249,11 +267,7 @@ impl LegStepper2D {
     /// saved. A negative or non-finite [param delta] is an error (reported once) and steps nothing.
     #[func]
     pub fn advance(&mut self, delta: f64) -> bool {
-        if !delta.is_finite() || delta < 0.0 {
-            self.note(Some(Problem::DeltaNotFinite));
-            return false;
-        }
-        self.step(delta, false)
+        frame::advance(self, delta)
     }
 
     /// Starts afresh, as a node just added: the body gets its own position and rotation back (its raise and tilt
@@ -281,15 +295,8 @@ impl LegStepper2D {
     /// read or solved, no physics world, a collapsed body or node).
     #[func]
     pub fn get_setup_warning(&mut self) -> GString {
-        // A good setup clears what an earlier check saw (legs set after the node entered the tree), not what only a
-        // frame can find.
-        let frame_found = |p: &Problem| p.found_by_solving() || matches!(p, Problem::NoWorld);
-        let problem = match self.check_everything() {
-            Err(problem) => Some(problem),
-            Ok(()) => self.state.problems.current().filter(frame_found),
-        };
-        self.show(problem);
-        problem.map_or_else(GString::new, |p| GString::from(&p.message("LegStepper2D")))
+        let checked = self.check_everything();
+        frame::helper_warning(self, checked, |p| p.found_by_solving() || matches!(p, Problem::NoWorld))
     }
 
     /// Sets [member enabled]; disabling puts the body back and lets the legs solve by themselves.
@@ -310,10 +317,12 @@ impl LegStepper2D {
         }
     }
 
-    /// Keeps checked [member legs] (`set_legs`, `node_property.rs`); they are resolved now (and the feet planted
-    /// anew on the next frame).
-    fn store_legs(&mut self, value: Array<Gd<Node2D>>) {
-        self.legs = value;
+    /// Sets [member legs]: a value that is not an array of nodes prints one error naming it, and the current legs are
+    /// kept (`node_property.rs`); they are resolved now (and the feet planted anew on the next frame).
+    #[func]
+    fn set_legs(&mut self, value: Variant) {
+        let Some(legs) = <Array<Gd<Node2D>> as NodeValue>::checked(&value, "LegStepper2D", "legs") else { return };
+        *self.legs = legs;
         self.creature.forget();
         self.resolve_legs();
     }
@@ -335,178 +344,73 @@ impl LegStepper2D {
             self.state.forget_homes();
         }
     }
-}
 
-#[godot_api]
-impl INode2D for LegStepper2D {
-    fn ready(&mut self) {
-        take_runtime_priority(&mut self.base_mut(), RUNTIME_PROCESS_PRIORITY);
-        self.resolve_legs();
+    // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
+    #[func]
+    fn set_step_distance(&mut self, value: f32) {
+        checked::set_float(&mut self.step_distance, "LegStepper2D", "step_distance", value, 0.0, f32::MAX);
     }
-    fn process(&mut self, delta: f64) {
-        self.tick(Tick::Process, delta);
+    #[func]
+    fn set_step_height(&mut self, value: f32) {
+        checked::set_float(&mut self.step_height, "LegStepper2D", "step_height", value, 0.0, f32::MAX);
     }
-    fn physics_process(&mut self, delta: f64) {
-        self.tick(Tick::Physics, delta);
+    #[func]
+    fn set_step_duration(&mut self, value: f32) {
+        checked::set_float(&mut self.step_duration, "LegStepper2D", "step_duration", value, 0.0, f32::MAX);
     }
-    fn on_notification(&mut self, what: CanvasItemNotification) {
-        match what {
-            // Back in the tree: its legs are driven again before anything processes them this frame.
-            CanvasItemNotification::ENTER_TREE => {
-                self.state.character.forget();
-                self.mark_named_legs();
-                self.find_misplaced();
-            }
-            // At run time the body gets its own pose back and the legs solve by themselves while it is away; the feet
-            // and the body's raise and tilt stay, so a stepper that comes back (a reparent) walks on where it was.
-            CanvasItemNotification::EXIT_TREE => {
-                if in_editor() {
-                    self.let_go();
-                } else {
-                    self.state.put_body_back(&self.body);
-                }
-                self.state.marks.release();
-            }
-            // A scene saved after advance() ran in the editor (a bake) stores the body's own pose; the legs put their
-            // own authored pose back themselves.
-            CanvasItemNotification::EDITOR_PRE_SAVE => self.state.release_body(&self.body),
-            _ => {}
-        }
+    #[func]
+    fn set_lead(&mut self, value: f32) {
+        checked::set_float(&mut self.lead, "LegStepper2D", "lead", value, 0.0, f32::MAX);
     }
-    fn draw(&mut self) {
-        let up = self.state.gravity_up.unwrap_or(Vec2::NEG_Y);
-        let (homes, feet) = (&self.state.homes, &self.state.feet);
-        let gizmo = StepGizmo { homes, feet, up, step_distance: self.step_distance, step_height: self.step_height };
-        gizmo::draw_steps(&mut self.to_gd().upcast(), &gizmo);
+    #[func]
+    fn set_max_lag(&mut self, value: f32) {
+        checked::set_float(&mut self.max_lag, "LegStepper2D", "max_lag", value, 0.0, f32::MAX);
     }
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        self.state.problems.warnings("LegStepper2D")
+    #[func]
+    fn set_teleport_distance(&mut self, value: f32) {
+        checked::set_float(&mut self.teleport_distance, "LegStepper2D", "teleport_distance", value, 0.0, f32::MAX);
     }
-}
-
-impl LegStepper2D {
-    /// `_process` / `_physics_process`: steps when enabled and in this tick's mode; in the editor, the preview.
-    fn tick(&mut self, tick: Tick, delta: f64) {
-        if in_editor() {
-            if tick == Tick::Process && self.enabled && self.editor_preview {
-                self.step(delta, true);
-                self.base_mut().queue_redraw();
-            }
-            return;
-        }
-        let wanted = match self.update_mode {
-            UpdateMode::Process => tick == Tick::Process,
-            UpdateMode::Physics => tick == Tick::Physics,
-            UpdateMode::Manual => false,
-        };
-        if self.enabled && wanted {
-            self.step(delta, false);
-        }
+    #[func]
+    fn set_collision_mask(&mut self, value: i64) {
+        checked::set_int(&mut self.collision_mask, "LegStepper2D", "collision_mask", value, 0, i64::from(u32::MAX));
     }
-
-    /// One frame, then its signals; `preview`: the editor's (the feet under their homes, no steps, the body left
-    /// alone). Returns `true` when every leg was solved.
-    fn step(&mut self, delta: f64, preview: bool) -> bool {
-        if !self.enabled {
-            return false;
-        }
-        let solved = counted(|| {
-            let problem = self.walk_frame(delta, preview).err();
-            self.note(problem);
-            problem.is_none_or(Problem::is_advisory)
-        });
-        // Signals call scripts back: after the frame, outside the allocation count (godot-rust builds each
-        // emission's argument list on the heap).
-        uncounted(|| self.emit_events());
-        solved
+    #[func]
+    fn set_ray_above(&mut self, value: f32) {
+        checked::set_float(&mut self.ray_above, "LegStepper2D", "ray_above", value, 0.0, f32::MAX);
     }
-
-    /// The legs marked and resolved → this node's transform and up → the homes → the motion since the last frame →
-    /// the walk (rays through `leg_stepper_2d/state.rs`) → the body leaned → each leg solved toward its foot's goal.
-    fn walk_frame(&mut self, delta: f64, preview: bool) -> Result<(), Problem> {
-        self.state.active = true;
-        self.mark_legs();
-        if !self.state.resolved {
-            uncounted(|| self.state.resolve(&self.legs, &self.gait_groups))?;
-            self.mark_legs();
-            self.find_misplaced();
-        }
-        self.check_claims()?;
-        let node = self.to_gd().upcast::<Node2D>();
-        if self.state.character.is_stale() {
-            self.state.character.refresh(&node.clone().upcast());
-        }
-        let to_global = affine(node.get_global_transform());
-        if !usable(to_global) {
-            return Err(Problem::StepperNotFinite);
-        }
-        let up = self.state.up(&node, to_global, self.stick_to_walls)?;
-        let carried = self.state.carried_body_offset(&self.body, &node)?;
-        // The preview follows the rig as it is edited: the homes read every frame, the feet standing under them.
-        self.state.place_homes(to_global, up, &self.home_points, carried, preview)?;
-        let motion = self.state.motion(to_global, delta, self.teleport_distance);
-        let motion = if preview { Motion { replant: true, teleport: false, ..motion } } else { motion };
-        let ground = GroundSettings {
-            up,
-            ray_above: self.ray_above,
-            ray_below: self.ray_below,
-            foot_height: self.foot_height,
-            min_cos: self.max_slope.cos(),
-        };
-        let settings = StepSettings {
-            step_distance: self.step_distance,
-            step_height: self.step_height,
-            step_duration: self.step_duration,
-            lead: self.lead,
-            max_lag: self.max_lag,
-        };
-        let mask = u32::try_from(self.collision_mask).unwrap_or(u32::MAX);
-        let filter = Filter { mask, bodies: self.collide_with_bodies, areas: self.collide_with_areas };
-        self.state.walk(&node, filter, ground, &settings, motion, delta)?;
-        if !preview {
-            let limits = BodyLimits {
-                tilt: self.tilt_body,
-                weight: self.state.character.weight(),
-                max_offset: self.max_body_offset,
-                max_tilt: self.max_body_tilt,
-                offset_step: max_step(self.body_speed, delta),
-                tilt_step: max_step(self.body_tilt_speed, delta),
-            };
-            self.state.lean_body(&self.body, up, limits)?;
-        }
-        self.state.solve_legs(delta)?;
-        // A home with no room to step: a warning, once; the legs walked all the same.
-        self.state.no_room.map_or(Ok(()), Err)
+    #[func]
+    fn set_ray_below(&mut self, value: f32) {
+        checked::set_float(&mut self.ray_below, "LegStepper2D", "ray_below", value, 0.0, f32::MAX);
     }
-
-    /// Emits the last frame's events as signals, each once (through the names made once: one allocation per
-    /// event, godot-rust's argument list for the call). Not avoidable through godot-rust 0.5: `emit_signal` is a
-    /// varcall, which collects the argument pointers into a `Vec` (`out_class_varcall` in godot-core's
-    /// `meta/signature.rs`), and `Signal::emit` calls `emit_signal`; so the emission stays outside the count.
-    fn emit_events(&mut self) {
-        for k in 0..self.state.events.len() {
-            let signals = &self.state.signals;
-            let (name, leg, at) = match self.state.events[k] {
-                StepEvent::Lifted(i) => (signals.lifted.clone(), (i as i64).to_variant(), None),
-                StepEvent::Planted(i, at) => (signals.planted.clone(), (i as i64).to_variant(), Some(vector2(at))),
-            };
-            match at {
-                Some(at) => self.base_mut().emit_signal(&name, &[leg, at.to_variant()]),
-                None => self.base_mut().emit_signal(&name, &[leg]),
-            };
-        }
-        self.state.events.clear();
+    #[func]
+    fn set_foot_height(&mut self, value: f32) {
+        checked::set_float(&mut self.foot_height, "LegStepper2D", "foot_height", value, 0.0, f32::MAX);
     }
-
-    /// Remembers the outcome of a frame and prints a new problem once.
-    fn note(&mut self, problem: Option<Problem>) {
-        let noted = self.state.problems.note(problem);
-        noted.apply(&mut self.base_mut());
+    #[func]
+    fn set_max_slope(&mut self, value: f32) {
+        checked::set_float(&mut self.max_slope, "LegStepper2D", "max_slope", value, 0.0, core::f32::consts::PI);
     }
-
-    /// Shows `problem` as the configuration warning, without printing it.
-    fn show(&mut self, problem: Option<Problem>) {
-        let noted = self.state.problems.show(problem);
-        noted.apply(&mut self.base_mut());
+    #[func]
+    fn set_max_body_offset(&mut self, value: f32) {
+        checked::set_float(&mut self.max_body_offset, "LegStepper2D", "max_body_offset", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_max_body_tilt(&mut self, value: f32) {
+        checked::set_float(
+            &mut self.max_body_tilt,
+            "LegStepper2D",
+            "max_body_tilt",
+            value,
+            0.0,
+            core::f32::consts::FRAC_PI_2,
+        );
+    }
+    #[func]
+    fn set_body_speed(&mut self, value: f32) {
+        checked::set_float(&mut self.body_speed, "LegStepper2D", "body_speed", value, 0.0, f32::MAX);
+    }
+    #[func]
+    fn set_body_tilt_speed(&mut self, value: f32) {
+        checked::set_float(&mut self.body_tilt_speed, "LegStepper2D", "body_tilt_speed", value, 0.0, f32::MAX);
     }
 }

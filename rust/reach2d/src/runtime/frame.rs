@@ -1,109 +1,27 @@
-//! What every node does around its own solve, at run time and in the editor: whether this tick solves (update
-//! modes, `enabled`, the editor preview), reporting the outcome once, editor saving, run-time process priority and
-//! configuration warnings. The solve itself (check setup → read → solve → write) is each node's own, in its file
-//! under `nodes/` ([`BoneDriver`]); at run time the batcher (`batch/`) calls [`tick`] for it.
+//! What every node does around its frame, at run time and in the editor. The loop itself, one for every node
+//! (whether this tick runs a frame: update modes, `enabled`, the editor preview; reporting the outcome once), is
+//! `frame/run.rs`'s, on the [`Frame`] trait; the update modes are `frame/mode.rs`'s. This file is the bone-driving
+//! nodes' side ([`BoneDriver`]: their state, their frame in the loop, `solve()`, `reset()`, editor saving, run-time
+//! process priority, configuration warnings). The solve itself (check setup → read → solve → write) is each node's
+//! own, in its file under `nodes/`; at run time the batcher (`batch/`) calls [`tick`] for it.
 
-use std::cell::Cell;
+mod mode;
+mod run;
+
+pub use mode::{Tick, UpdateMode, take_mode_change};
+pub use run::{Frame, Ran, Switches, advance, counted, helper_warning, note, show, tick, uncounted};
 
 use godot::classes::notify::CanvasItemNotification;
 use godot::classes::{Engine, Node, Node2D};
-use godot::meta::GodotConvert;
-use godot::meta::shape::GodotShape;
 use godot::obj::WithBaseField;
 use godot::prelude::*;
-use godot::register::property::{Export, Var};
 
 use crate::engine::editor::in_editor;
 use crate::io::bones::{self, Bones};
 use crate::io::tree_watch;
 use crate::problem::{Problem, Problems};
 use crate::runtime::character_link::CharacterLink;
-use crate::runtime::checked::{self, Choice};
 use crate::runtime::limits::AngleLimits;
-
-/// When a node solves by itself: the `update_mode` property (Godot sees an `int`; see `checked.rs`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum UpdateMode {
-    /// Every process frame (`_process`), after animation.
-    #[default]
-    Process = 0,
-    /// Every physics frame (`_physics_process`), after animation in physics mode.
-    Physics = 1,
-    /// Only when a script calls `solve()`.
-    Manual = 2,
-}
-
-impl Choice for UpdateMode {
-    const NAMES: &'static [&'static str] = &["UPDATE_PROCESS", "UPDATE_PHYSICS", "UPDATE_MANUAL"];
-
-    fn from_index(index: i64) -> Option<Self> {
-        match index {
-            0 => Some(Self::Process),
-            1 => Some(Self::Physics),
-            2 => Some(Self::Manual),
-            _ => None,
-        }
-    }
-
-    fn index(self) -> i64 {
-        self as i64
-    }
-}
-
-// Godot sees the mode as an `int`: every route to the property (`node.update_mode = v`, `set()`, the setter, a
-// scene file, the inspector) passes an int to `var_set`, which keeps a value that is none of the modes out.
-impl GodotConvert for UpdateMode {
-    type Via = i64;
-    fn godot_shape() -> GodotShape {
-        GodotShape::of_builtin::<i64>()
-    }
-}
-
-impl Var for UpdateMode {
-    type PubType = Self;
-    fn var_get(field: &Self) -> i64 {
-        field.index()
-    }
-    fn var_set(field: &mut Self, value: i64) {
-        let was = *field;
-        checked::set_choice(field, "update_mode", value);
-        note_mode_change(was, *field);
-    }
-    fn var_pub_get(field: &Self) -> Self {
-        *field
-    }
-    fn var_pub_set(field: &mut Self, value: Self) {
-        note_mode_change(*field, value);
-        *field = value;
-    }
-}
-
-thread_local! {
-    /// Set when some node's `update_mode` changed since the batch last looked ([`take_mode_change`]).
-    static MODE_CHANGED: Cell<bool> = const { Cell::new(false) };
-}
-
-fn note_mode_change(was: UpdateMode, now: UpdateMode) {
-    if was != now {
-        MODE_CHANGED.with(|changed| changed.set(true));
-    }
-}
-
-/// `true` once after any node's `update_mode` changed. The batch's physics pass visits only the members it last saw
-/// in physics mode; after a change it visits them all, so a node switched to physics mode after the last process
-/// pass (from a physics callback, a signal, a later script) solves at the very next physics tick.
-pub fn take_mode_change() -> bool {
-    MODE_CHANGED.with(|changed| changed.replace(false))
-}
-
-impl Export for UpdateMode {}
-
-/// Which engine callback is running.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Tick {
-    Process,
-    Physics,
-}
 
 /// Process priority the IK nodes take at run time when the user left it at 0, so that in the same frame they run
 /// after AnimationPlayer and AnimationTree (priority 0) have posed the bones. Not applied in the editor, so
@@ -185,36 +103,19 @@ pub fn reset<T: BoneDriver>(node: &mut T) {
     node.reset_own();
 }
 
-/// Runs the nodes' own per-frame code; debug builds and release builds with the `bench` feature count its heap
-/// allocations (there must be none).
-pub fn counted<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(any(debug_assertions, feature = "bench"))]
-    return crate::debug::alloc::count_in(f);
-    #[cfg(not(any(debug_assertions, feature = "bench")))]
-    f()
-}
-
-/// Runs `f` (godot-rust's call layer inside [`counted`] code: a `bind_mut`) without counting its allocations.
-pub fn uncounted<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(any(debug_assertions, feature = "bench"))]
-    return crate::debug::alloc::uncount(f);
-    #[cfg(not(any(debug_assertions, feature = "bench")))]
-    f()
-}
-
 /// `solve()`: solves now, whatever the mode, advancing time by this physics tick's delta when called during a
 /// physics frame, else this process frame's. Returns `true` when the bones were written.
 pub fn solve<T: BoneDriver>(node: &mut T) -> bool {
     counted(|| {
         // Two engine calls: only when a speed limit needs them (they would cost a two-bone solve about a third).
         let delta = if node.needs_delta() { frame_delta(node) } else { 0.0 };
-        solve_and_report(node, delta)
+        run::run(node, delta, false)
     })
 }
 
 /// Solves now, whatever the mode, advancing time by `delta` seconds (`SpringChain2D.advance`).
 pub fn solve_for<T: BoneDriver>(node: &mut T, delta: f64) -> bool {
-    counted(|| solve_and_report(node, delta))
+    counted(|| run::run(node, delta, false))
 }
 
 fn frame_delta<T: BoneDriver>(node: &T) -> f64 {
@@ -233,77 +134,56 @@ pub fn refuse<T: BoneDriver>(node: &mut T, problem: Problem) -> bool {
     false
 }
 
-fn solve_and_report<T: BoneDriver>(node: &mut T, delta: f64) -> bool {
-    if node.state_ref().character.is_stale() {
-        let this = node.base().clone().upcast::<Node>();
-        node.state().character.refresh(&this);
+// A bone-driving node in the one loop: its frame is its solve, its rest puts back what a disabled node must not
+// leave behind.
+impl<T: BoneDriver> Frame for T {
+    fn switches(&self) -> Switches {
+        Switches { enabled: self.enabled(), update_mode: self.update_mode(), editor_preview: self.editor_preview() }
     }
-    // A batch's members solve in the batch's pass; a node by itself in a pass of its own (`io/tree_watch.rs`).
-    let outcome = tree_watch::in_pass(|| node.solve_frame(delta));
-    note(node, outcome.as_ref().err().copied());
-    match outcome {
-        Ok(solved) => {
-            node.record(solved);
-            if in_editor() {
-                node.base_mut().queue_redraw();
+
+    fn problems(&mut self) -> &mut Problems {
+        &mut self.state().problems
+    }
+
+    fn run_frame(&mut self, delta: f64, _preview: bool) -> Ran {
+        if self.state_ref().character.is_stale() {
+            let this = self.base().clone().upcast::<Node>();
+            self.state().character.refresh(&this);
+        }
+        // A batch's members solve in the batch's pass; a node by itself in a pass of its own (`io/tree_watch.rs`).
+        match tree_watch::in_pass(|| self.solve_frame(delta)) {
+            Ok(solved) => {
+                self.record(solved);
+                if in_editor() {
+                    self.base_mut().queue_redraw();
+                }
+                Ran { problem: None, done: true }
             }
-            true
+            Err(problem) => Ran { problem: Some(problem), done: false },
         }
-        Err(_) => false,
     }
-}
 
-/// Remembers the current problem, reports a new one once, and refreshes the editor's warnings when it changes.
-fn note<T: NodeFields>(node: &mut T, problem: Option<Problem>) {
-    let noted = node.state().problems.note(problem);
-    noted.apply(&mut node.base_mut());
-}
-
-/// Shows `problem` as the node's configuration warning (not reported: a setup check, not a solve).
-fn show_problem<T: NodeFields>(node: &mut T, problem: Option<Problem>) {
-    let noted = node.state().problems.show(problem);
-    noted.apply(&mut node.base_mut());
-}
-
-/// `_process` / `_physics_process`: solves when the node is enabled and in this tick's mode, advancing time by
-/// `delta` seconds; in the editor, every process frame while the preview is on.
-pub fn tick<T: BoneDriver>(node: &mut T, tick: Tick, delta: f64) {
-    counted(|| {
-        if in_editor() {
-            if tick == Tick::Process {
-                editor_tick(node, delta);
-            }
-            return;
-        }
-        if node.driven_elsewhere() {
-            return;
-        }
-        let wanted = match node.update_mode() {
-            UpdateMode::Process => tick == Tick::Process,
-            UpdateMode::Physics => tick == Tick::Physics,
-            UpdateMode::Manual => false,
-        };
-        if node.enabled() && wanted {
-            solve_and_report(node, delta);
-        } else if !node.enabled() {
-            // A disabled node leaves no stretched limb or moved root behind (a no-op when nothing was moved), and
-            // its speed limit starts again from the pose it finds when it is enabled again.
-            let bones = &mut node.state().bones;
-            bones::restore_positions(bones);
-            bones.pose.forget_steps();
-        }
-    });
-}
-
-fn editor_tick<T: BoneDriver>(node: &mut T, delta: f64) {
-    if node.enabled() && node.editor_preview() {
-        solve_and_report(node, delta);
-    } else {
-        stop_preview(&mut node.state().bones);
-        let problem = node.check_setup().err();
-        note(node, problem);
+    fn run_elsewhere(&self) -> bool {
+        self.driven_elsewhere()
     }
-    refresh_limit_list(node);
+
+    fn rest(&mut self) {
+        // A disabled node leaves no stretched limb or moved root behind (a no-op when nothing was moved), and its
+        // speed limit starts again from the pose it finds when it is enabled again.
+        let bones = &mut self.state().bones;
+        bones::restore_positions(bones);
+        bones.pose.forget_steps();
+    }
+
+    fn rest_in_editor(&mut self) {
+        stop_preview(&mut self.state().bones);
+        let problem = self.check_setup().err();
+        note(self, problem);
+    }
+
+    fn after_editor_tick(&mut self) {
+        refresh_limit_list(self);
+    }
 }
 
 /// Editor: puts the authored pose back and forgets the preview (the preview stopped; a `LegStepper2D` stopped
@@ -360,7 +240,7 @@ pub fn check_now<T: BoneDriver>(node: &mut T) {
         // A good setup does not clear what only a solve can see (a collapsed or non-finite pose, a refused chain).
         Ok(()) => node.state_ref().problems.current().filter(|p| p.found_by_solving()),
     };
-    show_problem(node, problem);
+    show(node, problem);
 }
 
 /// Configuration warnings for the scene tree dock.

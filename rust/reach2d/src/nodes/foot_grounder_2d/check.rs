@@ -1,5 +1,5 @@
 //! `FootGrounder2D`'s setup (a plain `impl` block of the class): checking it (its own check, another helper's claim on
-//! a leg), marking the legs, letting go of what it wrote, and reporting. Not per frame but for the
+//! a leg), marking the legs and letting go of what it wrote. Not per frame but for the
 //! marking and the claims' field reads, which are cheap (`legs.rs`).
 
 use godot::prelude::*;
@@ -22,36 +22,24 @@ impl FootGrounder2D {
 
     /// The setup as it stands, without touching a bone (`state::check_setup`).
     pub(super) fn check_setup(&self) -> Result<(), Problem> {
-        let legs = [&self.first_leg, &self.second_leg];
-        check_setup(legs, [&self.first_foot, &self.second_foot], &self.hips)
+        let legs = [&*self.first_leg, &*self.second_leg];
+        check_setup(legs, [&*self.first_foot, &*self.second_foot], &self.hips)
     }
 
     /// Marks the named legs as driven by this node while it is enabled at run time.
     pub(super) fn mark_legs(&mut self) {
         let driven = !in_editor() && self.enabled;
-        let legs = [&self.first_leg, &self.second_leg].map(|slot| live(slot).map(|leg| Leg::TwoBone(leg.clone())));
+        let legs = [&*self.first_leg, &*self.second_leg].map(|slot| live(slot).map(|leg| Leg::TwoBone(leg.clone())));
         let me = self.base().instance_id();
         uncounted(|| self.state.marks.update(me, legs.into_iter(), driven));
     }
 
     /// Takes back everything this node wrote (the hips' offset, the feet's turn); the legs solve by themselves.
     pub(super) fn let_go(&mut self) {
-        self.state.let_go(&self.hips, [&self.first_foot, &self.second_foot]);
+        self.state.let_go(&self.hips, [&*self.first_foot, &*self.second_foot]);
         if self.state.active {
             self.state.active = false;
             self.state.marks.stop_driving();
         }
-    }
-
-    /// Remembers the outcome of a frame and prints a new problem once.
-    pub(super) fn note(&mut self, problem: Option<Problem>) {
-        let noted = self.state.problems.note(problem);
-        noted.apply(&mut self.base_mut());
-    }
-
-    /// Shows `problem` as the configuration warning, without printing it.
-    pub(super) fn show(&mut self, problem: Option<Problem>) {
-        let noted = self.state.problems.show(problem);
-        noted.apply(&mut self.base_mut());
     }
 }

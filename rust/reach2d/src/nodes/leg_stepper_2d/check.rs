@@ -8,7 +8,7 @@ use crate::engine::editor::in_editor;
 use crate::nodes::leg_stepper_2d::state::{check_setup, index_of};
 use crate::nodes::legs::{Leg, named_legs};
 use crate::problem::Problem;
-use crate::runtime::frame::uncounted;
+use crate::runtime::frame::{self, uncounted};
 
 use super::LegStepper2D;
 
@@ -26,7 +26,7 @@ impl LegStepper2D {
             return;
         }
         let problem = self.check_everything().err();
-        self.show(problem);
+        frame::show(self, problem);
     }
 
     /// The whole setup: `check_setup`, the legs resolved if they changed and marked, then each leg's own setup (its
