@@ -13,7 +13,7 @@ use crate::engine::slot::{Slot, in_tree, live, slot};
 use crate::nodes::chain::drive::DrivenLeg;
 use crate::nodes::foot_grounder_2d::state::{AnimatedLimb, LegReading};
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
-use crate::physics::queries::Filter;
+use crate::physics::ground::ground_filter;
 use crate::problem::{Problem, Problems};
 use crate::runtime::frame::{Frame, Ran, Switches, uncounted};
 
@@ -129,7 +129,8 @@ impl FootGrounder2D {
         let toe =
             foot.and_then(|bone| self.state.feet[slot_index as usize].animated_toe(bone, bound.resolved_tip(), tip));
         drop(bound);
-        self.state.cast(node, self.filter(), settings, limb, toe)
+        let filter = ground_filter(self.collision_mask, self.collide_with_bodies, self.collide_with_areas);
+        self.state.cast(node, filter, settings, limb, toe)
     }
 
     /// Lowers the hips as far as the leg that needs it most (at most `max_hips_drop`, moving at most `hips_speed`),
@@ -187,13 +188,5 @@ impl FootGrounder2D {
 
     fn leg_slot(&self, leg: usize) -> &Option<Gd<TwoBoneIk2D>> {
         if leg == 0 { &self.first_leg } else { &self.second_leg }
-    }
-
-    fn filter(&self) -> Filter {
-        Filter {
-            mask: u32::try_from(self.collision_mask).unwrap_or(u32::MAX),
-            bodies: self.collide_with_bodies,
-            areas: self.collide_with_areas,
-        }
     }
 }

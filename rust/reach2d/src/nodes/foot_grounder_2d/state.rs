@@ -1,5 +1,5 @@
 //! `FootGrounder2D`'s run-time state and the steps of its frame (`nodes/foot_grounder_2d.rs` runs them in order):
-//! the world's up and the ray query ([`GrounderState::cast`]), each foot's smoothed correction and turn ([`Foot`]),
+//! the world's up and the ray query ([`GrounderState::cast`], through `physics/ground.rs`), each foot's smoothed correction and turn ([`Foot`]),
 //! the hips' offset (`body_offset.rs`'s [`PositionOffset`]) and which legs it drives (`legs.rs`'s [`LegMarks`]). The
 //! geometry is
 //! `reach2d_core::ground`'s; what the grounder wrote is told from what others wrote by `io/written.rs`'s rule.
@@ -7,10 +7,8 @@
 use glam::{Affine2, Mat2};
 use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::ground::{
-    GroundHit, GroundSettings, SoleHits, foot_end, foot_rotation, reach_drop, step_offset, step_value,
-};
-use reach2d_core::{SpringCollider, Vec2};
+use reach2d_core::Vec2;
+use reach2d_core::ground::{GroundSettings, SoleHits, foot_end, foot_rotation, reach_drop, step_offset, step_value};
 
 use crate::engine::convert::affine;
 use crate::engine::slot::{Slot, in_tree, live, slot};
@@ -18,7 +16,8 @@ use crate::io::written::Overwritten;
 use crate::nodes::legs::LegMarks;
 use crate::nodes::legs::body_offset::PositionOffset;
 use crate::nodes::two_bone_ik_2d::TwoBoneIk2D;
-use crate::physics::queries::{Filter, WorldQueries, world_up};
+use crate::physics::ground::GroundQueries;
+use crate::physics::queries::Filter;
 use crate::problem::{Problem, Problems};
 use crate::runtime::character_link::CharacterLink;
 use crate::runtime::frame::BoneDriver;
@@ -34,9 +33,8 @@ pub struct GrounderState {
     pub character: CharacterLink,
     /// The grounder wrote the hips or a foot, or drives the legs, since it last put everything back.
     pub active: bool,
-    queries: Option<WorldQueries>,
-    /// Unit vector against gravity, read from the world once.
-    up: Option<Vec2>,
+    /// The rays' query objects and the world's up (`physics/ground.rs`).
+    ground: GroundQueries,
 }
 
 /// One leg's animated limb this frame (`TwoBoneIk2D::animated_limb`), without the hips' offset: the root joint, the
@@ -66,7 +64,7 @@ pub struct LegReading {
 impl GrounderState {
     /// The up direction of `node`'s physics space (read once: the space's gravity), or `None` without a world.
     pub fn up(&mut self, node: &Gd<Node2D>) -> Option<Vec2> {
-        world_up(node, &mut self.up)
+        self.ground.world_up(node)
     }
 
     /// Casts `limb`'s foot rays in `node`'s world (the query objects are made once): under the ankle, and under
@@ -80,12 +78,10 @@ impl GrounderState {
         limb: AnimatedLimb,
         toe: Option<Vec2>,
     ) -> Option<LegReading> {
-        let mut space = self.queries.get_or_insert_with(WorldQueries::new).in_space_of(node, filter)?;
+        let mut world = self.ground.ground_of(node, filter)?;
         let mut ground_under = |point: Vec2| {
             let ray = settings.ray(point);
-            space
-                .sweep(ray.from, ray.to - ray.from, 0.0)
-                .and_then(|(point, normal)| Some(GroundHit { point, normal: normal.try_normalize()? }))
+            world.hit(ray.from, ray.to - ray.from)
         };
         let hits = SoleHits { heel: ground_under(limb.end), toe: toe.and_then(&mut ground_under) };
         let placed = settings.place_foot(limb.end, toe, hits);

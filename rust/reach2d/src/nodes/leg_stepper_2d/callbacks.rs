@@ -48,7 +48,7 @@ impl INode2D for LegStepper2D {
         }
     }
     fn draw(&mut self) {
-        let up = self.state.gravity_up.unwrap_or(Vec2::NEG_Y);
+        let up = self.state.ground.known_up().unwrap_or(Vec2::NEG_Y);
         let (homes, feet) = (&self.state.homes, &self.state.feet);
         let gizmo = StepGizmo { homes, feet, up, step_distance: self.step_distance, step_height: self.step_height };
         gizmo::draw_steps(&mut self.to_gd().upcast(), &gizmo);

@@ -1,29 +1,27 @@
 //! `LegStepper2D`'s run-time state and the steps of its frame (`nodes/leg_stepper_2d.rs` runs them in order): the
 //! legs resolved from the `legs` array ([`StepperState::resolve`]), each leg's home ([`StepperState::place_homes`]),
 //! the body's motion since the last frame (a teleport, a turn, its velocity: [`StepperState::motion`]), the walk with
-//! the ground it asks for ([`StepperState::walk`], [`GroundProbe`]) and the events it told, the body's raise and
+//! the ground it asks for ([`StepperState::walk`], planting through `physics/ground.rs`) and the events it told, the body's raise and
 //! tilt ([`StepperState::lean_body`], written through `body_offset.rs`) and the legs' solves. The planning is
 //! `reach2d_core::stepper`'s.
 
 use glam::{Affine2, Mat2};
 use godot::classes::Node2D;
 use godot::prelude::*;
+use reach2d_core::Vec2;
 use reach2d_core::stepper::{
     self, BodyLean, Gait, LegReach, MAX_GROUPS, MIN_ROOM, StepEvent, StepFoot, StepFrame, StepSettings,
 };
-use reach2d_core::{SpringCollider, Vec2};
 
 use crate::engine::convert::vec2;
 use crate::engine::slot::{Slot, slot};
 use crate::nodes::legs::body_offset::{PositionOffset, RotationOffset};
 use crate::nodes::legs::{Leg, LegMarks};
-use crate::physics::queries::{Filter, Space, WorldQueries, world_up};
+use crate::physics::ground::{GroundQueries, GroundRays};
+use crate::physics::queries::Filter;
 use crate::problem::{Problem, Problems};
 use crate::runtime::character_link::CharacterLink;
 pub mod body;
-
-/// How far (px) a foot lands short of a wall its landing was behind, beyond its `foot_height`.
-const WALL_MARGIN: f32 = 2.0;
 
 /// Everything `LegStepper2D` keeps between frames.
 #[derive(Default)]
@@ -51,9 +49,8 @@ pub struct StepperState {
     last: Option<Affine2>,
     pub marks: LegMarks,
     pub problems: Problems,
-    queries: Option<WorldQueries>,
-    /// Unit vector against the world's gravity, read once.
-    pub gravity_up: Option<Vec2>,
+    /// The rays' query objects and the world's up (`physics/ground.rs`).
+    pub ground: GroundQueries,
     /// The body's raise (`amount`, px along up) and tilt (`amount`, radians).
     pub body_position: PositionOffset,
     pub body_rotation: RotationOffset,
@@ -95,13 +92,12 @@ pub struct Motion {
     pub turn: Option<Affine2>,
 }
 
-/// What the ground probe needs besides the world: global px and the cosine of the steepest slope stood on.
+/// Where the feet plant this frame: the up the rays are cast against, the *Ground* group's reach (global px) and the
+/// cosine of the steepest slope stood on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GroundSettings {
     pub up: Vec2,
-    pub ray_above: f32,
-    pub ray_below: f32,
-    pub foot_height: f32,
+    pub rays: GroundRays,
     pub min_cos: f32,
 }
 
@@ -257,12 +253,12 @@ impl StepperState {
         motion: Motion,
         delta: f64,
     ) -> Result<(), Problem> {
-        let queries = self.queries.get_or_insert_with(WorldQueries::new);
-        let space = queries.in_space_of(node, filter).ok_or(Problem::NoWorld)?;
-        let mut probe = GroundProbe { space, ground };
+        let mut world = self.ground.ground_of(node, filter).ok_or(Problem::NoWorld)?;
+        let GroundSettings { up, rays, min_cos } = ground;
+        let mut plant = |home: Vec2, aim: Vec2| world.plant(home, aim, up, rays, min_cos);
         self.events.clear();
         if motion.replant {
-            stepper::replant(&mut self.feet, &self.homes, |home, aim| probe.plant(home, aim));
+            stepper::replant(&mut self.feet, &self.homes, &mut plant);
             if motion.teleport {
                 tell_planted(&self.feet, &mut self.events);
             }
@@ -270,7 +266,7 @@ impl StepperState {
         }
         if let Some(turn) = motion.turn {
             stepper::carry(&mut self.feet, |p| turn.transform_point2(p));
-            stepper::reground(&mut self.feet, |at, _| probe.plant(at, at));
+            stepper::reground(&mut self.feet, |at, _| plant(at, at));
             // The body's tilt turns with it: a reflection negates a turn (its raise, along up, stays).
             self.body_rotation.amount = -self.body_rotation.amount;
             self.body_plan.tilt = -self.body_plan.tilt;
@@ -284,7 +280,7 @@ impl StepperState {
             reach: &self.reach,
         };
         let events = &mut self.events;
-        stepper::walk(&mut self.gait, &mut self.feet, &frame, settings, |h, a| probe.plant(h, a), |e| events.push(e));
+        stepper::walk(&mut self.gait, &mut self.feet, &frame, settings, &mut plant, |e| events.push(e));
         Ok(())
     }
 
@@ -294,7 +290,7 @@ impl StepperState {
         if own {
             return (-to_global.matrix2.y_axis).try_normalize().ok_or(Problem::StepperNotFinite);
         }
-        world_up(node, &mut self.gravity_up).ok_or(Problem::NoWorld)
+        self.ground.world_up(node).ok_or(Problem::NoWorld)
     }
 
     /// The planted feet and their homes, global px.
@@ -378,30 +374,4 @@ fn tell_planted(feet: &[StepFoot], events: &mut Vec<StepEvent>) {
 /// A leg's index as a problem names it.
 pub fn index_of(i: usize) -> u16 {
     u16::try_from(i).unwrap_or(u16::MAX)
-}
-
-/// The ground the planner asks for, in one physics space: the point a foot plants at.
-pub struct GroundProbe<'a> {
-    space: Space<'a>,
-    ground: GroundSettings,
-}
-
-impl GroundProbe<'_> {
-    /// Where a foot whose home is `home` plants when it aims at `aim`: a ray along `-up` from `ray_above` over the
-    /// aim to `ray_below` under it, on a surface no steeper than the slope limit, `foot_height` off it along its
-    /// normal. A wall between the home and the aim, at the rays' start height, pulls the aim back in front of it
-    /// (a foot never steps into a wall). `None` without such ground.
-    pub fn plant(&mut self, home: Vec2, aim: Vec2) -> Option<Vec2> {
-        let GroundSettings { up, ray_above, ray_below, foot_height, min_cos } = self.ground;
-        let lift = up * ray_above;
-        let mut aim = aim;
-        if let Some((wall, _)) = self.space.sweep(home + lift, aim - home, 0.0) {
-            let back = (aim - home).normalize_or_zero() * (foot_height + WALL_MARGIN);
-            aim = wall - lift - back;
-        }
-        let (point, normal) = self.space.sweep(aim + lift, -up * (ray_above + ray_below), 0.0)?;
-        let normal = normal.try_normalize()?;
-        let planted = point + normal * foot_height;
-        (normal.dot(up) >= min_cos && planted.is_finite()).then_some(planted)
-    }
 }

@@ -10,7 +10,7 @@ use super::LegStepper2D;
 use crate::engine::convert::{affine, vector2};
 use crate::nodes::leg_stepper_2d::state::body::BodyLimits;
 use crate::nodes::leg_stepper_2d::state::{GroundSettings, Motion, usable};
-use crate::physics::queries::Filter;
+use crate::physics::ground::{GroundRays, ground_filter};
 use crate::problem::{Problem, Problems};
 use crate::runtime::frame::{Frame, Ran, Switches, uncounted};
 
@@ -66,13 +66,8 @@ impl LegStepper2D {
         self.state.place_homes(to_global, up, &self.home_points, carried, preview)?;
         let motion = self.state.motion(to_global, delta, self.teleport_distance);
         let motion = if preview { Motion { replant: true, teleport: false, ..motion } } else { motion };
-        let ground = GroundSettings {
-            up,
-            ray_above: self.ray_above,
-            ray_below: self.ray_below,
-            foot_height: self.foot_height,
-            min_cos: self.max_slope.cos(),
-        };
+        let rays = GroundRays { above: self.ray_above, below: self.ray_below, foot_height: self.foot_height };
+        let ground = GroundSettings { up, rays, min_cos: self.max_slope.cos() };
         let settings = StepSettings {
             step_distance: self.step_distance,
             step_height: self.step_height,
@@ -80,8 +75,7 @@ impl LegStepper2D {
             lead: self.lead,
             max_lag: self.max_lag,
         };
-        let mask = u32::try_from(self.collision_mask).unwrap_or(u32::MAX);
-        let filter = Filter { mask, bodies: self.collide_with_bodies, areas: self.collide_with_areas };
+        let filter = ground_filter(self.collision_mask, self.collide_with_bodies, self.collide_with_areas);
         self.state.walk(&node, filter, ground, &settings, motion, delta)?;
         if !preview {
             let limits = BodyLimits {
