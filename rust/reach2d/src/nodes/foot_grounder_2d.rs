@@ -5,7 +5,10 @@
 //! before either leg solves. It never writes a user's node: each leg reaches for a goal the grounder hands it on the
 //! Rust side (`DrivenLeg::solve_toward`), in place of its target; the hips get a position offset the grounder owns
 //! and the foot bones a rotation, both remembered and put back when it is disabled, leaves the tree or runs in the
-//! editor (where it writes nothing). Its state and the steps of its frame are in `foot_grounder_2d/state.rs`.
+//! editor (where it writes nothing). It runs in the one frame loop (`runtime/frame.rs`): its frame is in
+//! `foot_grounder_2d/grounding.rs`, its state and the steps of the frame in `foot_grounder_2d/state.rs`, its setup in
+//! `foot_grounder_2d/check.rs`, its engine callbacks in `foot_grounder_2d/callbacks.rs`; its rays in
+//! `physics/ground.rs`.
 
 use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
