@@ -317,8 +317,9 @@ impl LegStepper2D {
         }
     }
 
-    /// Sets [member legs]: a value that is not an array of nodes prints one error naming it, and the current legs are
-    /// kept (`node_property.rs`); they are resolved now (and the feet planted anew on the next frame).
+    /// Sets [member legs]: a value that is not an array of Node2D (or has an entry of another class) prints one error
+    /// naming it, and the current legs are kept (`node_property.rs`); good legs are resolved now (and the feet
+    /// planted anew on the next frame).
     #[func]
     fn set_legs(&mut self, value: Variant) {
         let Some(legs) = <Array<Gd<Node2D>> as NodeValue>::checked(&value, "LegStepper2D", "legs") else { return };
