@@ -32,7 +32,6 @@ pub struct ObjectProperty<V> {
 /// A property holding one object of class `T`, or none.
 pub type NodeSlot<T> = ObjectProperty<Option<Gd<T>>>;
 /// A property holding an array of objects of class `T`.
-#[allow(dead_code)] // TRANSITION: until the rig and the stepper hold one.
 pub type NodeList<T> = ObjectProperty<Array<Gd<T>>>;
 
 impl<V: Default> ObjectProperty<V> {
@@ -189,47 +188,4 @@ fn what(value: &Variant) -> String {
 /// `a` or `an` before `word`.
 fn article(word: &str) -> &'static str {
     if word.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
-}
-
-// TRANSITION: the old split form, until every node class holds an `ObjectProperty`.
-/// The property Godot sees for an object field of type `T`: `T`'s type and hints, a `Variant` getter and setter.
-/// No storage (the field beside it holds the value).
-pub struct NodeProperty<T>(std::marker::PhantomData<T>);
-
-impl<T> Default for NodeProperty<T> {
-    fn default() -> Self {
-        Self(std::marker::PhantomData)
-    }
-}
-
-impl<T: GodotConvert> GodotConvert for NodeProperty<T> {
-    // Never converted: the getter and setter are the node's own (`Variant` in, `Variant` out).
-    type Via = Variant;
-
-    fn godot_shape() -> GodotShape {
-        T::godot_shape()
-    }
-}
-
-impl<T: GodotConvert> Var for NodeProperty<T> {
-    // What the setter takes and the getter returns: godot-rust checks the accessors' types against this.
-    type PubType = Variant;
-
-    fn var_get(_field: &Self) -> Variant {
-        Variant::nil()
-    }
-
-    fn var_set(_field: &mut Self, _value: Variant) {}
-
-    fn var_pub_get(_field: &Self) -> Variant {
-        Variant::nil()
-    }
-
-    fn var_pub_set(_field: &mut Self, _value: Variant) {}
-}
-
-impl<T: Export> Export for NodeProperty<T> {
-    fn as_node_class() -> Option<godot::meta::ClassId> {
-        T::as_node_class()
-    }
 }
