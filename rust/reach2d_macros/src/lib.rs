@@ -1,42 +1,21 @@
-//! Reach2D's declaring attributes. They write only what a node class declares the same way as every other: they
-//! never decide anything at run time (that is `frame.rs`, `checked.rs` and `limits.rs`, which the generated lines
-//! call). Every property stays a plain field of the class's struct, in its own file, with its attributes.
+//! Reach2D's declaring attributes. They write only what every node class declares the same way, and decide nothing at
+//! run time (that is `runtime/`, which the generated lines call). Every property is a field of the class's struct,
+//! written out in its file with its attributes, its setter and its engine callbacks; what these write is listed here
+//! and in ARCHITECTURE.md ("A node file"), and nothing else:
 //!
-//! - [`macro@node`], on a node class's struct (before `#[derive(GodotClass)]`):
-//!   - a placeholder field marked `#[shared_properties(GROUP, ..)]` becomes the fields of those groups, declared once
-//!     in `shared_properties.rs` (`enabled`, `weight`, `update_mode`, `editor_preview`; the *Motion* and *Tip
-//!     Rotation* groups; the helpers' *Ground* filter);
-//!   - a doc comment `/// @shared KEY` is replaced by the help text `KEY` in `rust/reach2d/src/nodes/shared_docs.md`,
-//!     so the text shared by several classes is written once;
-//!   - a field marked `#[checked(RULE)]` gets `#[var(set = set_FIELD)]`; its setter, which stores the value only
-//!     through `crate::runtime::checked` (one error naming the valid range, the last good value kept), goes into the
-//!     class's `#[api]` block (godot-rust looks for a property's setter in the primary `#[godot_api]` block); see
-//!     [`setters`] for the rules;
-//!   - an `#[export]` field holding an object or an array of them (`Option<Gd<T>>`, `Array<Gd<T>>`) gets its
-//!     property through `crate::runtime::node_property` (a getter and setter taking a `Variant`, the class checked before
-//!     anything is stored); see [`node_slots`];
-//!   - `#[node(frame)]` also implements `crate::runtime::frame::NodeFields` (the fields every node has, by name: `enabled`,
-//!     `update_mode`, `editor_preview`, `last_error`, `last_iterations`, `state`) and `crate::runtime::limits::Limited` (its
-//!     `limits`).
-//! - [`macro@api`], on the class's primary `#[godot_api] impl` block: adds the setters of its `#[checked]` fields
-//!   and the methods every node of its kind has, as listed (`solve`, the angle limits, `get_setup_warning`,
-//!   `get_bone_count`, the `UPDATE_*` constants), each a one-line call of an ordinary function, with the shared help
-//!   text.
-//!
-//! - [`macro@callbacks`], on the class's `#[godot_api] impl INode2D` block: the engine callbacks every bone-driving
-//!   node has (`ready`, `process`, `physics_process`, `on_notification`: the batch's entry points;
-//!   `get_configuration_warnings`; the inspector's angle-limit properties), each a one-line call of an ordinary
-//!   function, except those the block writes itself (the spring's own `process`, the rig's `on_notification`).
-//!
-//! How the setters reach the impl block: `#[node]` also defines a `macro_rules!` named after the class that
-//! appends them to an impl block's body, and `#[api]` passes its block through it before `#[godot_api]` expands.
+//! - [`macro@shared_docs`], on a node class's struct or on a `#[godot_api]` impl block: a doc comment
+//!   `/// @shared KEY` on a field, a function or a constant becomes the help text `KEY` of
+//!   `rust/reach2d/src/nodes/shared_docs.md`, so the text several classes share is written once.
+//! - [`macro@api`], on a class's primary `#[godot_api]` impl block: appends the shared methods it names, each a
+//!   one-line call of a `runtime` function, with its shared help text: `solve`, `reset`, `angle_limits`
+//!   (`set_angle_limits`, `clear_angle_limits`, `has_angle_limits`), `setup_warning` (`get_setup_warning`),
+//!   `bone_count` (`get_bone_count`), `update_constants` (`UPDATE_PROCESS`, `UPDATE_PHYSICS`, `UPDATE_MANUAL`).
+//! - [`macro@NodeFields`] (a derive): `runtime::frame::NodeFields`, reading the fields every bone-driving node has
+//!   by name (`enabled`, `update_mode`, `editor_preview`, `state`) and recording a solve in `last_error` and
+//!   `last_iterations`.
 
-mod callbacks;
 mod docs;
 mod error;
-mod node_slots;
-mod setters;
-mod shared_properties;
 
 use error::error;
 
@@ -44,43 +23,8 @@ use proc_macro::TokenStream;
 use proc_macro2::{Delimiter, Group, TokenStream as Tokens, TokenTree};
 use quote::quote;
 
-/// Declares a node class's shared parts around its struct; see the crate docs.
-#[proc_macro_attribute]
-pub fn node(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand_node(args.into(), item.into()).unwrap_or_else(|e| e).into()
-}
-
-/// Adds the checked setters and the shared methods named in the arguments to a class's primary `#[godot_api]` impl
-/// block; see the crate docs.
-#[proc_macro_attribute]
-pub fn api(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand_api(args.into(), item.into()).unwrap_or_else(|e| e).into()
-}
-
-/// Adds the engine callbacks every bone-driving node has (batched entry points, configuration warnings, the
-/// inspector's angle limits) to its `#[godot_api] impl INode2D` block, unless the block writes them itself; see
-/// `callbacks.rs`.
-#[proc_macro_attribute]
-pub fn callbacks(args: TokenStream, item: TokenStream) -> TokenStream {
-    if !args.is_empty() {
-        return error("#[callbacks] takes no arguments").into();
-    }
-    callbacks::expand(item.into()).unwrap_or_else(|e| e).into()
-}
-
-/// `#[derive(NodeFields)]`: implements `crate::runtime::frame::NodeFields` for a node class by reading the fields
-/// every bone-driving node has, by name: `enabled`, `update_mode`, `editor_preview`, `last_error`,
-/// `last_iterations` and `state`. Nothing else.
-#[proc_macro_derive(NodeFields)]
-pub fn derive_node_fields(item: TokenStream) -> TokenStream {
-    match venial::parse_item(item.into()) {
-        Ok(venial::Item::Struct(item)) => node_fields(&item.name).into(),
-        _ => error("#[derive(NodeFields)] goes on a node class's struct").into(),
-    }
-}
-
-/// On a node class's `#[godot_api] impl` block: replaces each doc comment `/// @shared KEY` on its functions and
-/// constants by the help text `KEY` of `rust/reach2d/src/nodes/shared_docs.md`. Nothing else.
+/// Replaces each `/// @shared KEY` doc comment on a struct's fields, or on an impl block's functions and constants,
+/// by the help text `KEY` of `rust/reach2d/src/nodes/shared_docs.md`. Nothing else.
 #[proc_macro_attribute]
 pub fn shared_docs(args: TokenStream, item: TokenStream) -> TokenStream {
     if !args.is_empty() {
@@ -91,99 +35,53 @@ pub fn shared_docs(args: TokenStream, item: TokenStream) -> TokenStream {
 
 fn expand_shared_docs(item: Tokens) -> Result<Tokens, Tokens> {
     let shared = docs::SharedDocs::load()?;
-    let mut block = match venial::parse_item(item) {
-        Ok(venial::Item::Impl(block)) => block,
-        _ => return Err(error("#[shared_docs] goes on an impl block")),
-    };
-    for member in block.body_items.iter_mut() {
-        match member {
-            venial::ImplMember::AssocFunction(function) => shared.replace_in(&mut function.attributes)?,
-            venial::ImplMember::AssocConstant(constant) => shared.replace_in(&mut constant.attributes)?,
-            _ => {}
+    let item = match venial::parse_item(item) {
+        Ok(venial::Item::Struct(mut item)) => {
+            let venial::Fields::Named(fields) = &mut item.fields else {
+                return Err(error("#[shared_docs]: the struct needs named fields"));
+            };
+            for (field, _) in fields.fields.iter_mut() {
+                shared.replace_in(&mut field.attributes)?;
+            }
+            quote! { #item }
         }
-    }
-    let tracking = shared.tracking();
-    Ok(quote! {
-        #block
-        #tracking
-    })
-}
-
-/// The name of the `macro_rules!` that carries `class`'s setters from its struct to its impl block.
-fn setters_macro(class: &impl ToString) -> proc_macro2::Ident {
-    quote::format_ident!("__reach2d_setters_of_{}", class.to_string())
-}
-
-fn expand_node(args: Tokens, item: Tokens) -> Result<Tokens, Tokens> {
-    let frame = match args.to_string().as_str() {
-        "" => false,
-        "frame" => true,
-        other => return Err(error(&format!("#[node({other})]: the only argument is `frame`"))),
-    };
-    let shared = docs::SharedDocs::load()?;
-    let mut item = match venial::parse_item(item) {
-        Ok(venial::Item::Struct(item)) => item,
-        _ => return Err(error("#[node] goes on a node class's struct")),
-    };
-    let class = item.name.clone();
-    let venial::Fields::Named(fields) = &mut item.fields else {
-        return Err(error("#[node]: the struct needs named fields"));
-    };
-    expand_shared_properties(fields)?;
-    let mut setter_fns = Vec::new();
-    for (field, _) in fields.fields.iter_mut() {
-        shared.replace_in(&mut field.attributes)?;
-        if let Some(setter) = setters::take_checked(&class, field)? {
-            setter_fns.push(setter);
+        Ok(venial::Item::Impl(mut block)) => {
+            for member in block.body_items.iter_mut() {
+                match member {
+                    venial::ImplMember::AssocFunction(function) => shared.replace_in(&mut function.attributes)?,
+                    venial::ImplMember::AssocConstant(constant) => shared.replace_in(&mut constant.attributes)?,
+                    _ => {}
+                }
+            }
+            quote! { #block }
         }
-    }
-    setter_fns.extend(node_slots::split(&class, fields)?);
+        _ => return Err(error("#[shared_docs] goes on a node class's struct or on an impl block")),
+    };
     let tracking = shared.tracking();
-    let setters = setters_macro(&class);
-    let fields_impl = frame.then(|| node_fields(&class));
     Ok(quote! {
         #item
-        // Appends this class's checked setters to the impl block it is given (`#[reach2d_macros::api]`).
-        macro_rules! #setters {
-            ($(#[$attribute:meta])* impl $name:ident { $($body:tt)* }) => {
-                $(#[$attribute])* impl $name { $($body)* #(#setter_fns)* }
-            };
-        }
-        #fields_impl
         #tracking
     })
 }
 
-/// Replaces each placeholder field marked `#[shared_properties(GROUP, ..)]` by the groups' fields, in place.
-fn expand_shared_properties(fields: &mut venial::NamedFields) -> Result<(), Tokens> {
-    let mut out = venial::Punctuated::new();
-    for (field, comma) in fields.fields.iter() {
-        let marker =
-            field.attributes.iter().find(|a| a.path.len() == 1 && a.path[0].to_string() == "shared_properties");
-        let Some(marker) = marker else {
-            out.push(field.clone(), Some(comma.clone()));
-            continue;
-        };
-        let venial::AttributeValue::Group(_, groups) = &marker.value else {
-            return Err(error("#[shared_properties(GROUP, ..)] names its groups"));
-        };
-        for group in groups.iter().filter_map(|t| if let TokenTree::Ident(i) = t { Some(i.to_string()) } else { None })
-        {
-            let tokens = shared_properties::group(&group)?;
-            let parsed = venial::parse_item(quote! { struct Group { #tokens } });
-            let Ok(venial::Item::Struct(venial::Struct { fields: venial::Fields::Named(named), .. })) = parsed else {
-                return Err(error("a shared property group does not parse"));
-            };
-            for (shared, shared_comma) in named.fields.iter() {
-                out.push(shared.clone(), Some(shared_comma.clone()));
-            }
-        }
-    }
-    fields.fields = out;
-    Ok(())
+/// Appends the shared methods named in the arguments to a class's primary `#[godot_api]` impl block; see the crate
+/// docs.
+#[proc_macro_attribute]
+pub fn api(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand_api(args.into(), item.into()).unwrap_or_else(|e| e).into()
 }
 
-/// `crate::runtime::frame::NodeFields` for `class`: its frame's fields, read by name.
+/// `#[derive(NodeFields)]`: `runtime::frame::NodeFields` for a node class, reading by name the fields every
+/// bone-driving node has: `enabled`, `update_mode`, `editor_preview`, `state`, and `last_error` and
+/// `last_iterations`, where a solve's outcome is recorded. Nothing else.
+#[proc_macro_derive(NodeFields)]
+pub fn derive_node_fields(item: TokenStream) -> TokenStream {
+    match venial::parse_item(item.into()) {
+        Ok(venial::Item::Struct(item)) => node_fields(&item.name).into(),
+        _ => error("#[derive(NodeFields)] goes on a node class's struct").into(),
+    }
+}
+
 fn node_fields(class: &proc_macro2::Ident) -> Tokens {
     quote! {
         impl crate::runtime::frame::NodeFields for #class {
@@ -222,20 +120,15 @@ fn expand_api(args: Tokens, item: Tokens) -> Result<Tokens, Tokens> {
         Some(TokenTree::Group(body)) if body.delimiter() == Delimiter::Brace => body,
         _ => return Err(error("#[api] goes on an impl block")),
     };
-    // `impl NAME {`: the class is the identifier before the body.
-    let Some(TokenTree::Ident(class)) = tokens.last().cloned() else {
-        return Err(error("#[api] goes on `impl ClassName { .. }`"));
-    };
     let mut inner = body.stream();
     inner.extend(methods);
     let mut new_body = Group::new(Delimiter::Brace, inner);
     new_body.set_span(body.span());
     tokens.push(TokenTree::Group(new_body));
     let block: Tokens = tokens.into_iter().collect();
-    let setters = setters_macro(&class);
     let tracking = shared.tracking();
     Ok(quote! {
-        #setters! { #block }
+        #block
         #tracking
     })
 }
@@ -306,22 +199,21 @@ fn shared_method(shared: &docs::SharedDocs, group: &str) -> Result<Tokens, Token
         }
         "update_constants" => {
             let (p, ph, m) = (doc("UPDATE_PROCESS")?, doc("UPDATE_PHYSICS")?, doc("UPDATE_MANUAL")?);
-            // Literals, as the help shows them; `frame::UpdateMode`'s values (a test there checks they agree).
             quote! {
                 #p
                 #[constant]
-                pub const UPDATE_PROCESS: i32 = 0;
+                pub const UPDATE_PROCESS: i32 = crate::runtime::frame::UpdateMode::Process as i32;
                 #ph
                 #[constant]
-                pub const UPDATE_PHYSICS: i32 = 1;
+                pub const UPDATE_PHYSICS: i32 = crate::runtime::frame::UpdateMode::Physics as i32;
                 #m
                 #[constant]
-                pub const UPDATE_MANUAL: i32 = 2;
+                pub const UPDATE_MANUAL: i32 = crate::runtime::frame::UpdateMode::Manual as i32;
             }
         }
         other => {
             return Err(error(&format!(
-                "#[shared_methods({other})]: unknown group (solve, reset, angle_limits, setup_warning, bone_count, \
+                "#[api({other})]: unknown group (solve, reset, angle_limits, setup_warning, bone_count, \
                  update_constants)"
             )));
         }

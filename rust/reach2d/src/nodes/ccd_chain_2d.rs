@@ -44,7 +44,7 @@ use crate::runtime::{node_limits, setup};
 /// [b]A walking leg.[/b] A [LegStepper2D] that names this chain as a leg solves it at run time (this node's own
 /// [member update_mode] then rests) toward the stepper's planted or swinging foot instead of [member target]; such a
 /// leg needs no target.
-#[reach2d_macros::node]
+#[reach2d_macros::shared_docs]
 #[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct CcdChain2D {
@@ -132,55 +132,10 @@ pub struct CcdChain2D {
     base: Base<Node2D>,
 }
 
+#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[reach2d_macros::shared_docs]
 #[godot_api]
 impl CcdChain2D {
-    /// @shared UPDATE_PROCESS
-    #[constant]
-    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
-    /// @shared UPDATE_PHYSICS
-    #[constant]
-    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
-    /// @shared UPDATE_MANUAL
-    #[constant]
-    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
-
-    /// @shared solve
-    #[func]
-    pub fn solve(&mut self) -> bool {
-        frame::solve(self)
-    }
-    /// @shared reset
-    #[func]
-    pub fn reset(&mut self) {
-        frame::reset(self);
-    }
-    /// @shared set_angle_limits
-    #[func]
-    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
-        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
-    }
-    /// @shared clear_angle_limits
-    #[func]
-    pub fn clear_angle_limits(&mut self, bone_index: i64) {
-        node_limits::set_angle_limits(self, bone_index, None);
-    }
-    /// @shared has_angle_limits
-    #[func]
-    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
-        node_limits::has_angle_limits(self, bone_index)
-    }
-    /// @shared get_setup_warning
-    #[func]
-    pub fn get_setup_warning(&mut self) -> GString {
-        frame::setup_warning(self)
-    }
-    /// @shared get_bone_count
-    #[func]
-    pub fn get_bone_count(&self) -> i64 {
-        frame::bone_count(self)
-    }
-
     // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
     #[func]
     fn set_weight(&mut self, value: f32) {

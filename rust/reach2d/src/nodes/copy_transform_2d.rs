@@ -25,10 +25,8 @@ use godot::prelude::*;
 use crate::engine::editor::in_editor;
 use crate::nodes::copy_transform_2d::choices::{SourceValue, Space};
 use crate::nodes::copy_transform_2d::state::CopyState;
-use crate::runtime;
 use crate::runtime::checked;
 use crate::runtime::frame::{NodeState, UpdateMode};
-use crate::runtime::node_limits;
 use crate::runtime::node_property::NodeSlot;
 
 /// Makes [member bone] follow [member source]: its rotation, position and scale copied, each with its own amount
@@ -70,7 +68,7 @@ use crate::runtime::node_property::NodeSlot;
 /// order (the batch): placed below a [TwoBoneIk2D] in the tree it reads the pose that IK node solved in the same
 /// frame; placed above, it reads the source as the animation left it this frame (or the IK's result of the last
 /// frame where nothing animates it). An angle limit ([method set_angle_limits], index 0) holds the written rotation.
-#[reach2d_macros::node]
+#[reach2d_macros::shared_docs]
 #[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct CopyTransform2D {
@@ -265,6 +263,7 @@ pub struct CopyTransform2D {
     base: Base<Node2D>,
 }
 
+#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[reach2d_macros::shared_docs]
 #[godot_api]
 impl CopyTransform2D {
@@ -292,52 +291,6 @@ impl CopyTransform2D {
     /// A remap's source value: the source's scale on y.
     #[constant]
     pub const FROM_SCALE_Y: i32 = 4;
-
-    /// @shared UPDATE_PROCESS
-    #[constant]
-    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
-    /// @shared UPDATE_PHYSICS
-    #[constant]
-    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
-    /// @shared UPDATE_MANUAL
-    #[constant]
-    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
-
-    /// @shared solve
-    #[func]
-    pub fn solve(&mut self) -> bool {
-        runtime::frame::solve(self)
-    }
-    /// @shared reset
-    #[func]
-    pub fn reset(&mut self) {
-        runtime::frame::reset(self);
-    }
-    /// @shared set_angle_limits
-    #[func]
-    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
-        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
-    }
-    /// @shared clear_angle_limits
-    #[func]
-    pub fn clear_angle_limits(&mut self, bone_index: i64) {
-        node_limits::set_angle_limits(self, bone_index, None);
-    }
-    /// @shared has_angle_limits
-    #[func]
-    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
-        node_limits::has_angle_limits(self, bone_index)
-    }
-    /// @shared get_setup_warning
-    #[func]
-    pub fn get_setup_warning(&mut self) -> GString {
-        runtime::frame::setup_warning(self)
-    }
-    /// @shared get_bone_count
-    #[func]
-    pub fn get_bone_count(&self) -> i64 {
-        runtime::frame::bone_count(self)
-    }
 
     /// Sets [member enabled]; disabling puts back what the node wrote (and forgets the source's turns, as
     /// [method reset] does).

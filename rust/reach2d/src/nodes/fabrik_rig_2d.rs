@@ -42,7 +42,7 @@ use state::{Effectors, RigState};
 /// and the node runs after [AnimationPlayer] and [AnimationTree] in the same frame. Angle limits are numbered in the
 /// rig's bone order: the first tip's branch from [member root_bone] down, then each further tip's bones not listed
 /// yet ([method get_rig_bone] tells which bone an index is).
-#[reach2d_macros::node]
+#[reach2d_macros::shared_docs]
 #[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct FabrikRig2D {
@@ -124,55 +124,10 @@ pub struct FabrikRig2D {
     base: Base<Node2D>,
 }
 
+#[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
 #[reach2d_macros::shared_docs]
 #[godot_api]
 impl FabrikRig2D {
-    /// @shared UPDATE_PROCESS
-    #[constant]
-    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
-    /// @shared UPDATE_PHYSICS
-    #[constant]
-    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
-    /// @shared UPDATE_MANUAL
-    #[constant]
-    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
-
-    /// @shared solve
-    #[func]
-    pub fn solve(&mut self) -> bool {
-        frame::solve(self)
-    }
-    /// @shared reset
-    #[func]
-    pub fn reset(&mut self) {
-        frame::reset(self);
-    }
-    /// @shared set_angle_limits
-    #[func]
-    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
-        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
-    }
-    /// @shared clear_angle_limits
-    #[func]
-    pub fn clear_angle_limits(&mut self, bone_index: i64) {
-        node_limits::set_angle_limits(self, bone_index, None);
-    }
-    /// @shared has_angle_limits
-    #[func]
-    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
-        node_limits::has_angle_limits(self, bone_index)
-    }
-    /// @shared get_setup_warning
-    #[func]
-    pub fn get_setup_warning(&mut self) -> GString {
-        frame::setup_warning(self)
-    }
-    /// @shared get_bone_count
-    #[func]
-    pub fn get_bone_count(&self) -> i64 {
-        frame::bone_count(self)
-    }
-
     /// Adds an effector: [param tip] (the last bone of a branch under [member root_bone]) reaches for
     /// [param target] with [param weight] (finite, >= 0; else an error and nothing is added). Works before the node
     /// enters the tree.

@@ -61,7 +61,7 @@ pub mod state;
 /// Nothing runs in the editor by itself ([method advance] grounds when called, as the bake does), and saving takes
 /// back what it wrote: the scene always stores your own pose. Everything is plane geometry on global
 /// vectors, so a character mirrored with a negative scale on mirrored ground gets the exact mirror image.
-#[reach2d_macros::node]
+#[reach2d_macros::shared_docs]
 #[derive(GodotClass)]
 #[class(init, tool, base = Node2D)]
 pub struct FootGrounder2D {
@@ -178,19 +178,10 @@ pub struct FootGrounder2D {
     base: Base<Node2D>,
 }
 
+#[reach2d_macros::api(update_constants)]
 #[reach2d_macros::shared_docs]
 #[godot_api]
 impl FootGrounder2D {
-    /// @shared UPDATE_PROCESS
-    #[constant]
-    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
-    /// @shared UPDATE_PHYSICS
-    #[constant]
-    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
-    /// @shared UPDATE_MANUAL
-    #[constant]
-    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
-
     /// Grounds the feet now, advancing the speed limits by [param delta] seconds, whatever [member update_mode]
     /// says (not while disabled; in the editor only when called, as the bake does: what it wrote there is taken back
     /// before the scene is saved). Returns [code]true[/code] when every named leg was solved.

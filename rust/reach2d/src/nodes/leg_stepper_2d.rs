@@ -73,7 +73,7 @@ mod walk;
 /// In the editor the legs stand on the ground under their homes (with [member editor_preview]; the preview leaves
 /// the body alone), and saving stores your own pose. [method advance] steps there too, as a bake runs it: the body's
 /// offset is taken back before the scene is saved. The gizmo shows the homes, the planted feet and each step's arc.
-#[reach2d_macros::node]
+#[reach2d_macros::shared_docs]
 #[derive(GodotClass)]
 #[class(init, tool, base = Node2D)]
 pub struct LegStepper2D {
@@ -240,19 +240,10 @@ pub struct LegStepper2D {
     base: Base<Node2D>,
 }
 
+#[reach2d_macros::api(update_constants)]
 #[reach2d_macros::shared_docs]
 #[godot_api]
 impl LegStepper2D {
-    /// @shared UPDATE_PROCESS
-    #[constant]
-    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
-    /// @shared UPDATE_PHYSICS
-    #[constant]
-    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
-    /// @shared UPDATE_MANUAL
-    #[constant]
-    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
-
     /// Emitted when the foot of [member legs][[param leg_index]] lands, at [param position] (global px).
     #[signal]
     fn foot_planted(leg_index: i64, position: Vector2);

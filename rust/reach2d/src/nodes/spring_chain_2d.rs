@@ -49,7 +49,7 @@ use crate::runtime::setup::{self, Slots};
 /// With [member use_colliders] the chain touches the physics world: each bone's end stays [member collision_radius]
 /// away from every shape on [member collision_mask] (a floor, a wall, a moving platform), slides along it and never
 /// passes through it, however fast it moves and however low the frame rate. Queries run in the node's [World2D].
-#[reach2d_macros::node]
+#[reach2d_macros::shared_docs]
 #[derive(GodotClass, reach2d_macros::NodeFields)]
 #[class(init, tool, base = Node2D)]
 pub struct SpringChain2D {
@@ -170,19 +170,10 @@ pub struct SpringChain2D {
     base: Base<Node2D>,
 }
 
+#[reach2d_macros::api(update_constants, angle_limits, setup_warning, bone_count)]
 #[reach2d_macros::shared_docs]
 #[godot_api]
 impl SpringChain2D {
-    /// @shared UPDATE_PROCESS
-    #[constant]
-    pub const UPDATE_PROCESS: i32 = UpdateMode::Process as i32;
-    /// @shared UPDATE_PHYSICS
-    #[constant]
-    pub const UPDATE_PHYSICS: i32 = UpdateMode::Physics as i32;
-    /// @shared UPDATE_MANUAL
-    #[constant]
-    pub const UPDATE_MANUAL: i32 = UpdateMode::Manual as i32;
-
     /// Advances the simulation by [param delta] seconds (at most 0.25 s are simulated; 0 only writes the current
     /// state) and writes the bones, whatever [member update_mode] and [member enabled] say. Returns
     /// [code]false[/code], leaving every bone untouched, when the setup is invalid (the reason is printed once and
@@ -213,31 +204,6 @@ impl SpringChain2D {
     pub fn reset(&mut self) {
         self.simulation.reset();
         frame::reset(self);
-    }
-    /// @shared set_angle_limits
-    #[func]
-    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
-        node_limits::set_angle_limits(self, bone_index, Some((min_angle, max_angle)));
-    }
-    /// @shared clear_angle_limits
-    #[func]
-    pub fn clear_angle_limits(&mut self, bone_index: i64) {
-        node_limits::set_angle_limits(self, bone_index, None);
-    }
-    /// @shared has_angle_limits
-    #[func]
-    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
-        node_limits::has_angle_limits(self, bone_index)
-    }
-    /// @shared get_setup_warning
-    #[func]
-    pub fn get_setup_warning(&mut self) -> GString {
-        frame::setup_warning(self)
-    }
-    /// @shared get_bone_count
-    #[func]
-    pub fn get_bone_count(&self) -> i64 {
-        frame::bone_count(self)
     }
 
     // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.
