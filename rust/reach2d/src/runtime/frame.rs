@@ -53,7 +53,7 @@ pub struct NodeState {
     listed_bones: usize,
 }
 
-/// The fields every bone-driving node class has, read by name: `#[reach2d_macros::node(frame)]` writes this for
+/// The fields every bone-driving node class has, read by name: `#[derive(reach2d_macros::NodeFields)]` writes this for
 /// each class from its struct.
 pub trait NodeFields: WithBaseField<Base = Node2D> {
     fn state(&mut self) -> &mut NodeState;

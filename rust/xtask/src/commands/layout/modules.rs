@@ -1,7 +1,7 @@
 //! Each crate as a graph of its top-level modules (`nodes` holds `nodes.rs` and everything under `nodes/`; the
 //! crate root only declares and is left out). One module depends on another when one of its files depends on one
 //! of the other's files (the file graph's edges: `use` lines and paths in code), or when it invokes a proc macro
-//! of the workspace (`#[reach2d_macros::node]`, `use reach2d_macros::..`) whose `quote!`s write a `crate::` path
+//! of the workspace (`#[reach2d_macros::shared_docs]`, `use reach2d_macros::..`) whose `quote!`s write a `crate::` path
 //! into that module.
 
 use super::graph::{Crate, Edges, SourceFile, cycle_through, tangles};
