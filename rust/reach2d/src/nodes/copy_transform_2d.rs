@@ -264,7 +264,6 @@ pub struct CopyTransform2D {
 }
 
 #[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
-#[reach2d_macros::shared_docs]
 #[godot_api]
 impl CopyTransform2D {
     /// [member space]: the canvas; global transforms (the default).

@@ -120,7 +120,6 @@ pub struct FabrikChain2D {
 }
 
 #[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
-#[reach2d_macros::shared_docs]
 #[godot_api]
 impl FabrikChain2D {
     // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.

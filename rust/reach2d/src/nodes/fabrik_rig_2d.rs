@@ -125,7 +125,6 @@ pub struct FabrikRig2D {
 }
 
 #[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
-#[reach2d_macros::shared_docs]
 #[godot_api]
 impl FabrikRig2D {
     /// Adds an effector: [param tip] (the last bone of a branch under [member root_bone]) reaches for

@@ -179,7 +179,6 @@ pub struct FootGrounder2D {
 }
 
 #[reach2d_macros::api(update_constants)]
-#[reach2d_macros::shared_docs]
 #[godot_api]
 impl FootGrounder2D {
     /// Grounds the feet now, advancing the speed limits by [param delta] seconds, whatever [member update_mode]

@@ -241,7 +241,6 @@ pub struct LegStepper2D {
 }
 
 #[reach2d_macros::api(update_constants)]
-#[reach2d_macros::shared_docs]
 #[godot_api]
 impl LegStepper2D {
     /// Emitted when the foot of [member legs][[param leg_index]] lands, at [param position] (global px).

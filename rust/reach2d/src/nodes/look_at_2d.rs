@@ -85,7 +85,6 @@ pub struct LookAt2D {
 }
 
 #[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
-#[reach2d_macros::shared_docs]
 #[godot_api]
 impl LookAt2D {
     // The checked setters: a bad value prints one error naming the valid range and keeps the last good one.

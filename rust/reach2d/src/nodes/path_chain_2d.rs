@@ -132,7 +132,6 @@ pub struct PathChain2D {
 }
 
 #[reach2d_macros::api(update_constants, solve, reset, angle_limits, setup_warning, bone_count)]
-#[reach2d_macros::shared_docs]
 #[godot_api]
 impl PathChain2D {
     /// [member mode]: the root bone stays; the chain runs from it to the curve, then along it (the default).

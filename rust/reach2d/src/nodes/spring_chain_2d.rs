@@ -171,7 +171,6 @@ pub struct SpringChain2D {
 }
 
 #[reach2d_macros::api(update_constants, angle_limits, setup_warning, bone_count)]
-#[reach2d_macros::shared_docs]
 #[godot_api]
 impl SpringChain2D {
     /// Advances the simulation by [param delta] seconds (at most 0.25 s are simulated; 0 only writes the current
