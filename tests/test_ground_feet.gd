@@ -90,7 +90,7 @@ func test_flat_ground_puts_the_feet_at_ground_plus_foot_height_and_lowers_the_hi
 	var high_y: float = high["line_y"] - 8.0
 	make_box_under(Vector2(800, high_y), Vector2(300, 100))
 	await settle_physics()
-	advance(high, 3)
+	expect(advance(high, 3), "the grounder solves both legs on higher ground")
 	for i in 2:
 		expect_vec_near(Rig.bone_end(high["shins"][i]), Vector2(high["ankles"][i].x, high_y - FOOT_HEIGHT), 1e-3, "foot %d steps up onto ground 8 px higher" % i)
 	expect_near(high["grounder"].get_hips_drop(), 0.0, 0.0, "the hips never rise")
@@ -216,8 +216,7 @@ func test_speed_limits_hold_frame_to_frame_across_a_stair_edge() -> void:
 	print("without limits the same walk's goals jump %.4f px in one frame" % free_worst)
 	print("speed limits over 360 frames across a 20 px step and onto a 0.3 rad slope: foot %.4f px/frame (limit %.4f), hips %.4f px/frame (limit %.4f), tilt %.4f rad/frame (limit %.4f)" % [worst_foot, foot_limit, worst_hips, 60.0 * DT, worst_tilt, 2.0 * DT])
 	# Settled on the slope: the feet are on it.
-	for i in 120:
-		advance(case)
+	expect(advance(case, 120), "every frame on the slope solves")
 	var normal := Vector2(0, -1).rotated(-0.3)
 	for i in 2:
 		var ankle := Rig.bone_end(case["shins"][i])
@@ -273,7 +272,7 @@ func test_bad_input_is_reported_once_and_never_writes_nan() -> void:
 		expect_vec_near(Rig.bone_end(case["shins"][i]), case["ankles"][i], 1e-3, "foot %d follows its animation without ground" % i)
 	expect_near(grounder.get_hips_drop(), 0.0, 0.0, "no ground, no drop")
 	grounder.collision_mask = 1
-	advance(case, 2)
+	expect(advance(case, 2), "the ground back on the mask: the grounder solves")
 	# NaN and out-of-range settings: refused with one error each, the last good value kept.
 	for setting in [["foot_height", NAN], ["ray_above", -1.0], ["ray_below", INF], ["max_tilt", 2.0], ["foot_speed", NAN], ["tilt_speed", -3.0], ["hips_speed", NAN], ["max_hips_drop", -INF], ["collision_mask", -1], ["update_mode", 7]]:
 		var before = grounder.get(setting[0])
@@ -287,12 +286,18 @@ func test_bad_input_is_reported_once_and_never_writes_nan() -> void:
 	# A freed foot bone: one error, the legs still grounded, no NaN.
 	case["feet"][1].free()
 	error_log.take()
+	# The setup names a freed foot, so advance() reports false every frame; the legs are still grounded.
+	var after_free := []
 	for i in 5:
-		advance(case)
+		after_free.append(advance(case))
+	expect(after_free == [false, false, false, false, false], "advance() reports the broken setup every frame: %s" % [after_free])
+	for i in 2:
+		expect(grounder.is_foot_grounded(i), "foot %d still found the ground with a foot bone freed" % i)
+		expect_vec_near(Rig.bone_end(case["shins"][i]), Vector2(case["ankles"][i].x, line_y + 10.0 - FOOT_HEIGHT), 1e-3, "ankle %d still on the ground with a foot bone freed" % i)
 	var messages := error_log.take()
 	expect(messages.size() == 1 and "second_foot" in messages[0], "a freed foot is reported once: %s" % [messages])
 	grounder.second_foot = null
-	advance(case, 2)
+	expect(advance(case, 2), "the freed foot cleared: the grounder solves")
 	# A freed leg: one error naming it, the other leg still grounded.
 	case["legs"][0].free()
 	error_log.take()
@@ -352,7 +357,7 @@ func test_disabling_or_leaving_puts_the_hips_and_feet_back_and_targets_are_never
 	await settle_physics()
 	var hips_position: Vector2 = case["hips"].position
 	var foot_rotations := [case["feet"][0].rotation, case["feet"][1].rotation]
-	advance(case, 3)
+	expect(advance(case, 3), "the grounder solves")
 	expect(case["hips"].position != hips_position, "grounded, the hips are lowered")
 	expect(target.global_position == Vector2(310, 260), "the leg's own target is never moved")
 	grounder.enabled = false
@@ -360,11 +365,11 @@ func test_disabling_or_leaving_puts_the_hips_and_feet_back_and_targets_are_never
 	for i in 2:
 		expect(case["feet"][i].rotation == foot_rotations[i], "disabled: foot %d's own rotation is back exactly" % i)
 	grounder.enabled = true
-	advance(case, 3)
+	expect(advance(case, 3), "enabled again, the grounder solves")
 	expect(case["hips"].position != hips_position, "enabled again, the hips are lowered again")
 	# An animation that moves the hips keeps working: its position is the one the drop is added to.
 	case["hips"].position = hips_position + Vector2(3, -4)
-	advance(case)
+	expect(advance(case), "the grounder solves after the hips moved")
 	expect_vec_near(case["hips"].position, hips_position + Vector2(3, -4 + grounder.get_hips_drop()), 1e-4, "the drop is added to the hips' new position")
 	case["character"].remove_child(grounder)
 	expect_vec_near(case["hips"].position, hips_position + Vector2(3, -4), 0.0, "leaving the tree puts the hips' own position back")
@@ -379,12 +384,15 @@ func test_grounding_allocates_nothing_per_frame() -> void:
 	case["grounder"].foot_speed = 100.0
 	make_box_under(Vector2(300, case["line_y"] + 10.0), Vector2(600, 100), 0.1)
 	await settle_physics()
-	advance(case, 10)
+	expect(advance(case, 10), "the grounder solves before the count")
 	var baseline: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
+	var solved := 0
 	for i in 60:
 		case["character"].position.x += 0.5
-		advance(case)
+		if advance(case):
+			solved += 1
 	var used: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
+	expect(solved == 60, "every counted frame solved both legs (%d of 60)" % solved)
 	expect(used == 0, "60 grounded frames made %d heap allocations in the nodes' code" % used)
 
 
