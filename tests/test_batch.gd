@@ -376,12 +376,14 @@ func test_solve_all_allocates_nothing_per_call() -> void:
 		Reach2D.solve_all(nodes)
 	var before: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
 	var everything: int = ClassDB.class_call_static("Reach2DDebug", "rust_heap_allocations")
+	var solved := 0
 	for i in 30:
 		for t in twins["targets"]:
 			t.position += Vector2(2, 1)
-		Reach2D.solve_all(nodes)
+		solved += Reach2D.solve_all(nodes)
 	var used: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - before
 	expect(used == 0, "30 calls of solve_all on %d nodes made %d heap allocations in the nodes' code" % [nodes.size(), used])
+	expect(nodes.size() > 0 and solved == 30 * nodes.size(), "every call solved every node (%d of %d)" % [solved, 30 * nodes.size()])
 	var layer: int = ClassDB.class_call_static("Reach2DDebug", "rust_heap_allocations") - everything
 	print("solve_all, debug build: %.1f allocations per node per call in all Rust code (godot-rust's conversions included)" % (layer / (30.0 * nodes.size())))
 

@@ -198,14 +198,30 @@ func test_copies_allocate_nothing_per_frame() -> void:
 		c["copies"]["EyeL"].rotation_factor = 0.01
 		characters.append(c)
 	await wait_frames(5)
+	var copies := []
+	for c in characters:
+		copies.append_array(c["copies"].values())
+	# Each frame every follower bone is turned to a rotation no copy gives: a copy that ran writes it over.
+	const SCRAMBLED := 12.5
+	var written := []
+	written.resize(copies.size())
+	written.fill(0)
 	var baseline: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
 	for frame in 60:
 		if frame == 30:
 			for c in characters:
 				c["character"].scale.x *= -1
+		for copy in copies:
+			copy.bone.rotation = SCRAMBLED
 		await get_tree().process_frame
+		for i in copies.size():
+			if copies[i].bone.rotation != SCRAMBLED and is_finite(copies[i].bone.rotation):
+				written[i] += 1
 	var used: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
 	expect(used == 0, "60 frames of 9 copies made %d heap allocations in the nodes' code" % used)
+	expect(copies.size() == 9, "9 copies (%d)" % copies.size())
+	for i in copies.size():
+		expect(written[i] == 60, "%s wrote its bone every frame (%d of 60)" % [copies[i].name, written[i]])
 	for c in characters:
 		for copy in c["copies"].values():
 			expect(copy.last_error >= 0.0 and copy.get_setup_warning() == "", "%s copied (%s)" % [copy.name, copy.get_setup_warning()])

@@ -90,16 +90,23 @@ func test_limits_hold() -> void:
 	var rng := RandomNumberGenerator.new()
 	rng.seed = 7
 	var worst := 0.0
+	var solved := 0
+	var moved := 0
 	for c in 60:
 		ta.global_position = Vector2(400, 300) + Vector2(rng.randf_range(-150, 150), rng.randf_range(-200, 60))
 		tb.global_position = Vector2(400, 300) + Vector2(rng.randf_range(-150, 150), rng.randf_range(-200, 60))
-		rig.solve()
+		var before := rotations_of(bones)
+		if rig.solve():
+			solved += 1
+		if rotations_of(bones) != before:
+			moved += 1
 		for i in limits:
 			var r: float = wrapf(bones[i].rotation, -PI, PI)
 			var outside := maxf(limits[i].x - r, r - limits[i].y)
 			worst = maxf(worst, outside)
 	print("FabrikRig2D limits: worst excess %.6f rad over 60 random target pairs" % maxf(worst, 0.0))
 	expect(worst <= 1e-4, "limits hold (worst excess %s rad)" % worst)
+	expect(solved == 60 and moved == 60, "every target pair was solved (%d of 60) and turned the bones (%d of 60)" % [solved, moved])
 
 
 func test_mirrored_rig_gives_the_mirror_image() -> void:
@@ -114,6 +121,9 @@ func test_mirrored_rig_gives_the_mirror_image() -> void:
 	rig_plain.set_angle_limits(1, -0.3, 0.3)
 	rig_flipped.set_angle_limits(1, -0.3, 0.3)
 	var worst := 0.0
+	# How far the plain rig's hands moved from where they started: mirror images that never moved prove nothing.
+	var reached := 0.0
+	var start_ends := {4: bone_end(plain[4]), 6: bone_end(plain[6])}
 	for frame in 120:
 		var t := frame / 20.0
 		var a := Vector2(-60 + 30 * cos(t), -110 + 40 * sin(1.3 * t))
@@ -122,8 +132,9 @@ func test_mirrored_rig_gives_the_mirror_image() -> void:
 		pb.global_position = Vector2(300, 300) + b
 		fa.global_position = Vector2(700, 300) + Vector2(-a.x, a.y)
 		fb.global_position = Vector2(700, 300) + Vector2(-b.x, b.y)
-		rig_plain.solve()
-		rig_flipped.solve()
+		expect(rig_plain.solve() and rig_flipped.solve(), "frame %d: both rigs solve" % frame)
+		for i in [4, 6]:
+			reached = maxf(reached, bone_end(plain[i]).distance_to(start_ends[i]))
 		for i in plain.size():
 			var p: Vector2 = plain[i].global_position - Vector2(300, 300)
 			var q: Vector2 = flipped[i].global_position - Vector2(700, 300)
@@ -134,6 +145,7 @@ func test_mirrored_rig_gives_the_mirror_image() -> void:
 			worst = maxf(worst, Vector2(-p.x, p.y).distance_to(q))
 	print("FabrikRig2D mirror: worst difference %.5f px over 120 frames (root scale.x = -1, bone angles != 0)" % worst)
 	expect(worst <= 0.02, "mirrored rig is the mirror image (worst %s px)" % worst)
+	expect(reached > 20.0, "the hands followed their targets (up to %.1f px from the start)" % reached)
 
 
 ## Two FabrikChain2D on the same spine, left arm then right arm, as a user would stack them today (Characters.
@@ -436,14 +448,22 @@ func test_no_allocation_per_solve() -> void:
 	rig.set_angle_limits(1, -0.3, 0.3)
 	for frame in 3:
 		rig.solve()
+	var pose := rotations_of(bones)
+	var moved := 0
+	var solved := 0
 	var baseline: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations")
 	for frame in 60:
 		ta.global_position = Vector2(350 + 20 * sin(frame * 0.2), 200)
 		# As an AnimationPlayer animating a property does: set() every frame, which asks the node's `_set` first.
 		rig.set("weight", 0.9 + 0.1 * sin(frame * 0.1))
-		rig.solve()
+		if rig.solve():
+			solved += 1
+		if rotations_of(bones) != pose:
+			moved += 1
+		pose = rotations_of(bones)
 	var used: int = ClassDB.class_call_static("Reach2DDebug", "node_heap_allocations") - baseline
 	print("FabrikRig2D: %d heap allocations in 60 solves with set() every frame" % used)
 	expect(used == 0, "60 solves with set() every frame made %d heap allocations in the nodes' code" % used)
+	expect(solved == 60 and moved == 60, "every solve succeeded (%d of 60) and turned the bones (%d of 60)" % [solved, moved])
 	expect(rig.get_bone_count() == 7, "seven bones in the rig (got %d)" % rig.get_bone_count())
 	expect(rig.get_rig_bone(3) == bones[3], "bone order: the first branch, then the second's new bones")

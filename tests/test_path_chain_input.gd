@@ -128,17 +128,26 @@ func test_solving_allocates_nothing_per_frame() -> void:
 	follow["chain"].set_angle_limits(2, -0.3, 0.3)
 	follow["chain"].weight = 0.7
 	await wait_frames(5)
+	var snakes := [fit, follow]
+	var poses := snakes.map(func(s): return joints_of(s["bones"]))
+	var moved := [0, 0]
 	var baseline := allocations()
 	for frame in 60:
 		# The path moves (the polyline is placed again) and the offset slides; the curve does not change.
-		fit["path"].position = Vector2(sin(frame * 0.2) * 20.0, 0)
-		follow["chain"].offset = frame * 4.0
+		fit["path"].position = Vector2(sin((frame + 1) * 0.2) * 20.0, 0)
+		follow["chain"].offset = (frame + 1) * 4.0
 		if frame == 30:
 			fit["character"].scale = Vector2(-1, 1)
 		await get_tree().process_frame
+		for i in 2:
+			var now := joints_of(snakes[i]["bones"])
+			if now != poses[i]:
+				moved[i] += 1
+			poses[i] = now
 	var used := allocations() - baseline
 	expect(used == 0, "60 frames of two PathChain2D made %d heap allocations in the nodes' code" % used)
 	expect(fit["chain"].last_error >= 0.0 and follow["chain"].last_error >= 0.0, "both solved")
+	expect(moved == [60, 60], "both chains moved their bones every frame (fit %d, follow %d of 60)" % moved)
 
 
 func test_runs_after_ik_nodes_above_it_and_in_solve_all_order() -> void:
