@@ -75,8 +75,9 @@ func test_mirrored_character_gets_the_mirror_image_pose() -> void:
 		var tip := 3 if klass != "TwoBoneIk2D" else 1
 		var ika: Node2D = make_ik(klass, a["skeleton"], ta, 0, tip)
 		var ikb: Node2D = make_ik(klass, b["skeleton"], tb, 0, tip)
-		ika.solve()
-		ikb.solve()
+		var far := bone_end(a["bones"][tip]).distance_to(goal)
+		expect(ika.solve() and ikb.solve(), "%s: both characters solve" % klass)
+		expect(ika.last_error < far - 10.0 and ikb.last_error < far - 10.0, "%s: both tips came nearer their targets (%s, %s px, from %s)" % [klass, ika.last_error, ikb.last_error, far])
 		var ja := joints_of(a["bones"].slice(0, tip + 1))
 		var jb := joints_of(b["bones"].slice(0, tip + 1))
 		var worst := largest_mirror_distance(ja, jb, axis)

@@ -60,6 +60,9 @@ func run_flip(klass: String, configure: Callable) -> float:
 	configure.call(a["ik"])
 	configure.call(b["ik"])
 	var worst := 0.0
+	# Frames in which each character's node turned its bones: mirror images that never moved prove nothing.
+	var turned := [0, 0]
+	var poses := [rotations_of(a["bones"]), rotations_of(b["bones"])]
 	for frame in FRAMES:
 		if frame == FLIP_AT:
 			a["character"].scale.x = -1.0
@@ -67,6 +70,12 @@ func run_flip(klass: String, configure: Callable) -> float:
 		await get_tree().process_frame
 		if frame >= FLIP_AT:
 			worst = maxf(worst, mirror_difference(a, b))
+		for i in 2:
+			var pose := rotations_of([a, b][i]["bones"])
+			if pose != poses[i]:
+				turned[i] += 1
+			poses[i] = pose
+	expect(turned[0] >= FRAMES * 0.9 and turned[1] >= FRAMES * 0.9, "%s: both nodes turned their bones in most frames (%d, %d of %d)" % [klass, turned[0], turned[1], FRAMES])
 	a["character"].free()
 	b["character"].free()
 	return worst

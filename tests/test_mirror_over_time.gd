@@ -28,6 +28,10 @@ func test_mirrored_characters_stay_mirror_images() -> void:
 		var plain := make_chain_character(klass, false, Vector2(axis - 150.0, 300))
 		var flipped := make_chain_character(klass, true, Vector2(axis + 150.0, 300))
 		var worst := 0.0
+		# Frames in which the node wrote the plain character's bones: the root turned away from the sway this test set,
+		# or another bone turned. Still characters are mirror images too.
+		var turned := 0
+		var pose := rotations_of(plain["bones"].slice(1))
 		for frame in FRAMES:
 			var t := frame / 60.0
 			# In each character's own space: a circle around the shoulder, in and out of reach.
@@ -35,12 +39,18 @@ func test_mirrored_characters_stay_mirror_images() -> void:
 			plain["target"].position = local
 			flipped["target"].position = local
 			# The spring follows its root: sway the root bone the same way in both.
-			plain["bones"][0].rotation = DRAWN[0] + 0.6 * sin(t * 3.0)
+			var sway: float = DRAWN[0] + 0.6 * sin(t * 3.0)
+			plain["bones"][0].rotation = sway
 			flipped["bones"][0].rotation = DRAWN[0] + 0.6 * sin(t * 3.0)
 			await get_tree().process_frame
 			worst = maxf(worst, largest_mirror_distance(joints_of(plain["bones"]), joints_of(flipped["bones"]), axis))
+			var now := rotations_of(plain["bones"].slice(1))
+			if now != pose or not is_equal_approx(plain["bones"][0].rotation, sway):
+				turned += 1
+			pose = now
 		print("%s: %d frames, worst mirror difference %.5f px" % [klass, FRAMES, worst])
 		var bound := CHAIN_PX if klass in Nodes.CHAINS else EXACT_PX
 		expect(worst < bound, "%s: the flipped character stays the mirror image (worst %.5f px, bound %s)" % [klass, worst, bound])
+		expect(turned >= FRAMES * 0.9, "%s: the node turned the bones in most frames (%d of %d)" % [klass, turned, FRAMES])
 		plain["character"].free()
 		flipped["character"].free()
