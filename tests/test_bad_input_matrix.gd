@@ -54,8 +54,13 @@ func make_mirrored_case(klass: String) -> Dictionary:
 	var target := make_target(skeleton.global_position + Vector2(-40, 45))
 	var ik := make_ik(klass, skeleton, target, 0, Nodes.tip_index(klass, 3), 2)
 	# Converged before the case starts, so a later change of pose can only come from the bad input.
+	var start := rotations_of(bones)
+	var solved := true
 	for i in 8:
-		ik.solve()
+		solved = ik.solve() and solved
+	expect(solved, "%s: the working rig solves" % klass)
+	if Nodes.has_target(klass):
+		expect(rotations_of(bones) != start, "%s: the working rig turned toward its target" % klass)
 	ik.update_mode = 0
 	return {"skeleton": skeleton, "bones": bones, "target": target, "ik": ik}
 
@@ -134,6 +139,12 @@ func property_case(klass: String, property: String, value: Variant, check: Calla
 		if absf(angle_difference(pose[i], now[i])) > 1e-3:
 			problems.append("the pose moved (bone %d: %s -> %s)" % [i, pose[i], now[i]])
 			break
+	# A refused value leaves a working node: it still follows its target.
+	if after == before and Nodes.has_target(klass) and problems.is_empty():
+		case["target"].position += Vector2(6, -4)
+		await get_tree().process_frame
+		if rotations_of(live_bones(case)) == now:
+			problems.append("the node stopped solving after refusing the value")
 	record(klass, "%s = %s" % [property, var_to_str(value)], problems, messages)
 	free_case(case, CASE_NODES)
 
