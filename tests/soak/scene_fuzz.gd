@@ -8,7 +8,7 @@ extends SceneTree
 ## into REGRESSION_SEEDS in tests/test_scene_fuzz.gd, so CI keeps it.
 
 const Fuzzer := preload("res://lib/scene_fuzzer.gd")
-const TestSceneFuzz := preload("res://test_scene_fuzz.gd")
+const TestSceneFuzz := preload("res://robustness/test_scene_fuzz.gd")
 const Nodes := preload("res://lib/node_classes.gd")
 
 

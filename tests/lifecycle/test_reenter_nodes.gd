@@ -8,7 +8,7 @@ extends "res://lib/test_case.gd"
 ##   feet's turn restarted from zero and popped (27 px at the legs, 17 px at the hips in one frame here).
 ## Each case is checked mirrored too (scale.x = -1 on the character).
 
-const GroundFeet := preload("res://test_ground_feet.gd")
+const GroundFeet := preload("res://legs/test_ground_feet.gd")
 
 
 ## A character under `parent` carrying a node of `klass` at weight 0.5 on a 3-bone chain (bone angle 0.3), its target

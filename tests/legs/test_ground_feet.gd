@@ -436,7 +436,7 @@ func test_a_grounded_leg_is_solved_once_per_frame() -> void:
 
 
 func test_every_property_by_every_route() -> void:
-	var routes: Node = load("res://test_every_route.gd").new()
+	var routes: Node = load("res://robustness/test_every_route.gd").new()
 	var properties: Array = routes.own_properties("FootGrounder2D")
 	expect(properties.size() >= 10, "FootGrounder2D: %d numeric properties found" % properties.size())
 	var checked := 0

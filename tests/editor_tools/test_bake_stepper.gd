@@ -6,7 +6,7 @@ extends "res://lib/test_case.gd"
 ## stepper, then the batch); the baked animation, replayed with every Reach2D node off, must give the same joints.
 
 const Bake := preload("res://addons/reach2d/editor/bake.gd")
-const BakeCharacter := preload("res://test_bake_character.gd")
+const BakeCharacter := preload("res://editor_tools/test_bake_character.gd")
 const DT := 1.0 / 60.0
 const DROP: float = Characters.STEPPER_FOOT_DROP
 ## The walk: the creature stands for STILL s (so the feet plant alike whether the game's first frame sees the
