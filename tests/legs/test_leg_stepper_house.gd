@@ -1,7 +1,7 @@
 extends "res://lib/test_case.gd"
 ## LegStepper2D with the rest of the house (issue 33 merged onto main): a CharacterWeight2D scales the body's raise and
 ## tilt (the legs apply it to themselves), and a stepper reparented mid-walk walks on where it was, as the grounder
-## does (tests/test_reenter_nodes.gd). Each creature walks beside a twin that differs only in what is tested.
+## does (tests/lifecycle/test_reenter_nodes.gd). Each creature walks beside a twin that differs only in what is tested.
 
 const DT := 1.0 / 60.0
 const DROP: float = Characters.STEPPER_FOOT_DROP

@@ -5,7 +5,7 @@ extends Node
 ## logged; every QUIET_EVERY frames it stops changing things and checks that a steady scene, however broken,
 ## prints nothing more (no message repeats every frame).
 ##
-## Used by tests/test_scene_fuzz.gd (short seeds, in CI) and tests/soak/scene_fuzz.gd (long runs).
+## Used by tests/robustness/test_scene_fuzz.gd (short seeds, in CI) and tests/soak/scene_fuzz.gd (long runs).
 const ErrorLog := preload("res://lib/error_log.gd")
 
 const Rig := preload("res://lib/rig.gd")
