@@ -69,7 +69,7 @@ func test_queue_free_skeleton_while_nodes_live() -> void:
 		expect(not "panic" in m.to_lower(), "no panic: %s" % m)
 	for m in counts:
 		expect(counts[m] <= SKELETONS, "at most one message per node and problem over 20 frames: %s x%d" % [m, counts[m]])
-	expect(messages.size() <= SKELETONS, "one message per node whose skeleton went (got %d)" % messages.size())
+	expect(messages.size() == SKELETONS, "one message per node whose skeleton went (got %d)" % messages.size())
 	for klass in Nodes.ALL:
 		var ik: Node2D = scene.get_node(klass)
 		expect(ik.get_setup_warning() != "", "%s: the warning says the bones are gone" % klass)

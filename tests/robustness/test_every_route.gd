@@ -55,6 +55,7 @@ func test_every_property_by_every_route() -> void:
 					expect(error_log.messages.size() - errors == 1, "%s.%s by %s = %s: one error, got %d" % [klass, name, route, value, error_log.messages.size() - errors])
 					node.free()
 					checked += 1
+	expect(checked >= 100, "every numeric property of every class checked by every route (%d cases)" % checked)
 	print("every route: %d cases" % checked)
 
 
@@ -120,6 +121,7 @@ func test_scene_from_disk_with_bad_values() -> void:
 				TYPE_VECTOR2:
 					text += "%s = Vector2(inf, 0)\n" % name
 			expected += 1
+	expect(expected >= 20, "a bad value for every numeric property (%d)" % expected)
 	var path := "user://bad_values.tscn"
 	var file := FileAccess.open(path, FileAccess.WRITE)
 	file.store_string(text)
