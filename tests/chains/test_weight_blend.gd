@@ -87,6 +87,8 @@ func test_every_chain_class_blends_its_own_weight_and_the_characters_without_a_p
 			var blended := make_character(klass, Vector2(300, 300))
 			var worst := [-INF, -1]
 			var worst_frame := -1
+			# How far the blend took the twins apart: no pop proves nothing if the weight changed nothing.
+			var apart := 0.0
 			var last := [measure(blended["bones"])]
 			var plain_last := [measure(plain["bones"])]
 			for frame in HOLD + FRAMES + 10:
@@ -101,6 +103,7 @@ func test_every_chain_class_blends_its_own_weight_and_the_characters_without_a_p
 				await get_tree().process_frame
 				var now := [measure(blended["bones"])]
 				var plain_now := [measure(plain["bones"])]
+				apart = maxf(apart, largest_rotation_difference(now[0][1], plain_now[0][1]))
 				if frame > 0:
 					var found := excess(last, now, plain_last, plain_now, w, dw)
 					if found[0] > worst[0]:
@@ -108,6 +111,7 @@ func test_every_chain_class_blends_its_own_weight_and_the_characters_without_a_p
 						worst_frame = frame
 				last = now
 				plain_last = plain_now
+			expect(apart > 0.02, "%s, blended by its %s: the blend took the twins apart (up to %.4f rad)" % [klass, by, apart])
 			expect(worst[0] <= 0.0, "%s, blended by its %s: no joint moves further in a frame than the motion does (worst %.3f px over, joint %d at frame %d, weight %.3f)" % [klass, by, worst[0], worst[1], worst_frame, weight_at(worst_frame)])
 			print("MEASURED %s by %s: worst excess over the allowance %.4f px (joint %d, frame %d)" % [klass, by, worst[0], worst[1], worst_frame])
 			plain["root"].free()
@@ -144,6 +148,7 @@ func test_a_walking_stepper_with_chain_legs_blends_without_a_pop() -> void:
 		var blended: Dictionary = cases[1]
 		var worst := [-INF, -1]
 		var worst_frame := -1
+		var apart := 0.0
 		var last := creature_chains(blended)
 		var plain_last := creature_chains(plain)
 		var dt := 1.0 / 60.0
@@ -161,6 +166,8 @@ func test_a_walking_stepper_with_chain_legs_blends_without_a_pop() -> void:
 				case["stepper"].advance(dt)
 			var now := creature_chains(blended)
 			var plain_now := creature_chains(plain)
+			for c in now.size():
+				apart = maxf(apart, largest_rotation_difference(now[c][1], plain_now[c][1]))
 			if frame > 0:
 				var found := excess(last, now, plain_last, plain_now, w, dw)
 				if found[0] > worst[0]:
@@ -169,6 +176,7 @@ func test_a_walking_stepper_with_chain_legs_blends_without_a_pop() -> void:
 			last = now
 			plain_last = plain_now
 		expect(plain["stepper"].get_teleport_count() == 0, "the walk teleported nothing")
+		expect(apart > 0.02, "a walking stepper blended by its legs' %s: the blend took the twins apart (up to %.4f rad)" % [by, apart])
 		expect(worst[0] <= 0.0, "a walking stepper blended by its legs' %s: no joint moves further in a frame than the walk does (worst %.3f px over, point %d at frame %d, weight %.3f)" % [by, worst[0], worst[1], worst_frame, weight_at(worst_frame)])
 		print("MEASURED stepper by %s: worst excess over the allowance %.4f px (point %d, frame %d)" % [by, worst[0], worst[1], worst_frame])
 		for case in cases:
@@ -179,7 +187,7 @@ func test_a_walking_stepper_with_chain_legs_blends_without_a_pop() -> void:
 ## `blend` sets the blended twin's weight, `chains` measures a twin (measure per chain); returns the worst
 ## [excess, point, frame].
 func run_blend(twins: Array, step: Callable, blend: Callable, chains: Callable) -> Array:
-	var worst := [-INF, -1, -1]
+	var worst := [-INF, -1, -1, 0.0]
 	var last: Array = chains.call(twins[1])
 	var plain_last: Array = chains.call(twins[0])
 	for frame in HOLD + FRAMES + 10:
@@ -192,15 +200,20 @@ func run_blend(twins: Array, step: Callable, blend: Callable, chains: Callable) 
 		if frame > 0:
 			var found := excess(last, now, plain_last, plain_now, w, w - weight_at(frame - 1))
 			if found[0] > worst[0]:
-				worst = [found[0], found[1], frame]
+				worst = [found[0], found[1], frame, worst[3]]
+		# How far the blend took the twins apart: a node that never solved, or a weight that changed nothing, leaves
+		# them equal, and no pop would prove nothing.
+		for c in now.size():
+			worst[3] = maxf(worst[3], largest_rotation_difference(now[c][1], plain_now[c][1]))
 		last = now
 		plain_last = plain_now
 	return worst
 
 
 func expect_no_pop(label: String, worst: Array) -> void:
+	expect(worst[3] > 0.02, "%s: the blend took the twins apart (up to %.4f rad)" % [label, worst[3]])
 	expect(worst[0] <= 0.0, "%s: no joint moves further in a frame than the motion does (worst %.3f px over, point %d at frame %d, weight %.3f)" % [label, worst[0], worst[1], worst[2], weight_at(worst[2])])
-	print("MEASURED %s: worst excess over the allowance %.4f px (point %d, frame %d)" % [label, worst[0], worst[1], worst[2]])
+	print("MEASURED %s: worst excess over the allowance %.4f px (point %d, frame %d), twins apart up to %.4f rad" % [label, worst[0], worst[1], worst[2], worst[3]])
 
 
 ## A FabrikRig2D on the two-armed creature (both hands chasing circling targets) and a PathChain2D sliding along an
@@ -209,12 +222,16 @@ func test_the_rig_and_the_path_chain_blend_without_a_pop() -> void:
 	for by in ["weight", "character"]:
 		var rigs := []
 		for k in 2:
-			var arms := Characters.two_armed(self, Vector2(400, 300))
+			# The character's root holds the skeleton, the rig and the CharacterWeight2D (which weighs the nodes under
+			# its parent).
+			var root := Node2D.new()
+			add_child(root)
+			var arms := Characters.two_armed(root, Vector2(400, 300))
 			var targets := [make_target(Vector2(480, 200)), make_target(Vector2(480, 380))]
-			var rig := Characters.fabrik_rig(self, arms["bones"], targets)
+			var rig := Characters.fabrik_rig(root, arms["bones"], targets)
 			var holder: Node = ClassDB.instantiate("CharacterWeight2D")
-			arms["skeleton"].add_child(holder)
-			rigs.append({"root": arms["skeleton"], "bones": arms["bones"], "targets": targets, "node": rig, "holder": holder})
+			root.add_child(holder)
+			rigs.append({"root": root, "bones": arms["bones"], "targets": targets, "node": rig, "holder": holder})
 		var rig_step := func(twin: Dictionary, frame: int) -> void:
 			twin["targets"][0].position = Vector2(470, 220) + Vector2(60, 0).rotated(frame * 0.09)
 			twin["targets"][1].position = Vector2(470, 370) + Vector2(55, 0).rotated(-frame * 0.07)
