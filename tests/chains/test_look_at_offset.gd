@@ -47,8 +47,10 @@ func test_mirrored_character_looks_the_mirrored_way() -> void:
 	var lb: Node2D = make_ik("LookAt2D", b["skeleton"], tb, 3)
 	la.angle_offset = PI / 2
 	lb.angle_offset = PI / 2
-	la.solve()
-	lb.solve()
+	var drawn: float = a["bones"][3].rotation
+	expect(la.solve() and lb.solve(), "both heads solve")
+	expect(absf(angle_difference(drawn, a["bones"][3].rotation)) > 0.05, "the head turned toward its target")
+	expect(la.last_error < 1e-3 and lb.last_error < 1e-3, "both heads face their targets (%s, %s)" % [la.last_error, lb.last_error])
 	var ea := bone_end(a["bones"][3])
 	var eb := bone_end(b["bones"][3])
 	var diff := mirror_point(ea, axis).distance_to(eb)
