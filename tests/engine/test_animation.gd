@@ -49,11 +49,15 @@ func test_weight_blends_animation_and_ik() -> void:
 	var half := make_animated_chain(false)
 	half["ik"].weight = 0.5
 	var worst := 0.0
+	# How far the full solve takes the bones from the animation: with no IK the half blend would be the animation.
+	var solved_apart := 0.0
 	for frame in 8:
 		await get_tree().process_frame
 		for i in ANIMATED.size():
 			var expected := lerp_angle(animated_value(half, i), full["bones"][i].rotation, 0.5)
 			worst = maxf(worst, absf(angle_difference(half["bones"][i].rotation, expected)))
+			solved_apart = maxf(solved_apart, absf(angle_difference(animated_value(full, i), full["bones"][i].rotation)))
+	expect(solved_apart > 0.05, "the IK turns the bones away from the animation (up to %s rad)" % solved_apart)
 	expect(worst < 1e-3, "every frame each bone is halfway between animation and IK (worst %s rad)" % worst)
 	print("weight 0.5 over animation: worst deviation from lerp_angle(animated, solved, 0.5) %s rad" % worst)
 	for case in [full, half]:

@@ -43,12 +43,19 @@ func test_the_character_weight_multiplies_every_nodes_weight_batched_and_mirrore
 		var mirrored := make_character(klass, Vector2(900, 300), true, 1.0, 0.5)
 		var worst_twin := 0.0
 		var worst_mirror := 0.0
+		# Frames in which the weighted node turned its bones: characters that never moved would agree too.
+		var turned := 0
+		var pose := rotations_of(weighted["bones"])
 		for frame in 30:
 			for case in [weighted, twin, mirrored]:
 				case["target"].position = Vector2(70, 45) + Vector2(15, 0).rotated(frame * 0.3)
 			await get_tree().process_frame
 			worst_twin = maxf(worst_twin, largest_rotation_difference(rotations_of(weighted["bones"]), rotations_of(twin["bones"])))
 			worst_mirror = maxf(worst_mirror, largest_rotation_difference(rotations_of(weighted["bones"]), rotations_of(mirrored["bones"])))
+			if rotations_of(weighted["bones"]) != pose:
+				turned += 1
+			pose = rotations_of(weighted["bones"])
+		expect(turned >= 28, "%s: the weighted node turned its bones (%d of 30 frames)" % [klass, turned])
 		expect(worst_twin <= 5e-5, "%s: weight 1 under a character weight of 0.5 is weight 0.5 (worst %s rad)" % [klass, worst_twin])
 		expect(worst_mirror <= 1e-4, "%s: the mirrored character is the mirror image (worst %s rad)" % [klass, worst_mirror])
 		for case in [weighted, twin, mirrored]:
