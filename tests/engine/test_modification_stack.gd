@@ -119,9 +119,12 @@ func run_trial(mirrored: bool, kind: String) -> Array:
 	var run := []
 	for target_at in LEG_TARGETS:
 		case["target"].position = target_at
+		var before := leg_joints(case)
 		for frame in FRAMES_PER_TARGET:
 			await get_tree().process_frame
 			run.append(leg_joints(case))
+		# The leg follows each new target: runs that never moved would agree and never flip.
+		expect(largest_distance(before, leg_joints(case)) > 1.0, "%s stack%s: the leg moved to the target at %s" % [kind, " (mirrored)" if mirrored else "", target_at])
 	case["character"].free()
 	return run
 
@@ -324,14 +327,17 @@ func run_grounder(kind: String, mirrored: bool) -> Array:
 	add_stack(case, kind)
 	await settle_physics()
 	var run := []
+	var grounded := 0
 	for frame in 120:
 		legs["character"].position.x += 1.5 * side
-		grounder.advance(DT)
+		if grounder.advance(DT):
+			grounded += 1
 		await get_tree().process_frame
 		var points := PackedVector2Array([legs["hips"].global_position])
 		for i in 2:
 			points.append_array(PackedVector2Array([legs["thighs"][i].global_position, legs["shins"][i].global_position, Rig.bone_end(legs["shins"][i]), Rig.bone_end(legs["feet"][i])]))
 		run.append(points)
+	expect(grounded == 120, "grounder, %s stack: every frame grounded both legs (%d of 120)" % [kind, grounded])
 	for node in [legs["character"], floor, step]:
 		node.free()
 	for node in legs["legs"]:
