@@ -1,8 +1,8 @@
 extends SceneTree
 ## Runs every `test_*` method of one test file in a real SceneTree and reports each result on its own line.
 ##
-## Usage (cargo xtask test does this for every tests/test_*.gd):
-##     godot --headless --path tests -s res://runner.gd -- test_fabrik.gd
+## Usage (cargo xtask test does this for every tests/<area>/test_*.gd), with the file's path from tests/:
+##     godot --headless --path tests -s res://runner.gd -- chains/test_chains.gd
 ##
 ## Output protocol, read by xtask: `TEST PASS file::name`, `TEST FAIL file::name: why`, and a final
 ## `REACH2D_DONE` line. A script error aborts the running coroutine without quitting Godot, so the watchdog
@@ -16,7 +16,7 @@ func _initialize() -> void:
 	create_timer(WATCHDOG_SECONDS, true, false, true).timeout.connect(_on_watchdog)
 	var args := OS.get_cmdline_user_args()
 	if args.is_empty():
-		printerr("usage: godot --headless --path tests -s res://runner.gd -- test_file.gd")
+		printerr("usage: godot --headless --path tests -s res://runner.gd -- area/test_file.gd")
 		quit(2)
 		return
 	_run(args[0])

@@ -7,21 +7,21 @@ extends RefCounted
 const ALL := ["FabrikChain2D", "CcdChain2D", "TwoBoneIk2D", "LookAt2D", "SpringChain2D"]
 ## Node classes whose shape ALL's helpers do not fit (no single `target`, no `root_bone`..`tip_bone` pair): the
 ## multi-effector rig. Covered by the tests that need only the class (every numeric property by every route) and by
-## its own test file (tests/test_fabrik_rig.gd: bad input, one message each, no allocation).
+## its own test file (tests/chains/test_fabrik_rig.gd: bad input, one message each, no allocation).
 const RIGS := ["FabrikRig2D"]
 ## Helper nodes that drive other nodes or weight them instead of bones of their own (no target, no chain): covered
 ## by the tests that need only the class (every numeric property by every route) and by their own test files
-## (tests/test_leg_stepper.gd for LegStepper2D: bad input, one message each, no allocation, the editor's preview in
+## (tests/legs/test_leg_stepper.gd for LegStepper2D: bad input, one message each, no allocation, the editor's preview in
 ## addons/reach2d_editor_test).
 const HELPERS := ["FootGrounder2D", "CharacterWeight2D", "LegStepper2D"]
 ## Node classes that lay a chain along a Path2D's curve instead of reaching for a target (ALL's helpers give them no
 ## path): covered by the tests that need only the class (registration, every numeric property by every route, a
-## scene from disk) and by their own test file (tests/test_path_chain.gd: bad input, one message each, no NaN, no
+## scene from disk) and by their own test file (tests/path_chain/test_path_chain.gd: bad input, one message each, no NaN, no
 ## allocation, mirror, animation).
 const PATHS := ["PathChain2D"]
 ## Node classes that follow a node instead of reaching for a target (issue 32's constraints): covered by the tests
 ## that need only the class (every numeric property by every route, a scene file with bad values) and by their own
-## test files (tests/test_copy_*.gd: problems, one message each, no allocation, put back).
+## test files (tests/copy/test_copy_*.gd: problems, one message each, no allocation, put back).
 const CONSTRAINTS := ["CopyTransform2D"]
 ## The chains of any length solved toward a target.
 const CHAINS := ["FabrikChain2D", "CcdChain2D"]

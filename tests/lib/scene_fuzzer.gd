@@ -5,7 +5,7 @@ extends Node
 ## logged; every QUIET_EVERY frames it stops changing things and checks that a steady scene, however broken,
 ## prints nothing more (no message repeats every frame).
 ##
-## Used by tests/test_scene_fuzz.gd (short seeds, in CI) and tests/soak/scene_fuzz.gd (long runs).
+## Used by tests/robustness/test_scene_fuzz.gd (short seeds, in CI) and tests/soak/scene_fuzz.gd (long runs).
 const ErrorLog := preload("res://lib/error_log.gd")
 
 const Rig := preload("res://lib/rig.gd")
@@ -23,7 +23,11 @@ var iks: Array[Node2D] = []
 ## Nodes of the wrong class that get assigned to node slots through set().
 var junk: Array[Node] = []
 var failures: PackedStringArray = []
-var stats := {"frames": 0, "ops": 0, "messages": 0, "quiet_checks": 0, "bones_checked": 0, "max_bones": 0, "max_nodes": 0}
+## What the run did, so a caller can prove it did work: `skeletons_added` and `nodes_added` (built),
+## `solve_calls` (op 10), `solves_ok` (of those, solve() returned true) and `solves_moved` (of those, a bone turned),
+## `frames_moved` (frames in which a node turned a bone by itself: process modes, springs).
+var stats := {"frames": 0, "ops": 0, "messages": 0, "quiet_checks": 0, "bones_checked": 0, "max_bones": 0, "max_nodes": 0,
+	"skeletons_added": 0, "nodes_added": 0, "solve_calls": 0, "solves_ok": 0, "solves_moved": 0, "frames_moved": 0}
 
 
 func _enter_tree() -> void:
@@ -48,6 +52,7 @@ func run(seed: int, frames: int) -> PackedStringArray:
 		add_ik()
 	logger.take()
 	for frame in frames:
+		var before_frame := rotations_of_all()
 		var quiet := frame % QUIET_EVERY >= QUIET_EVERY - QUIET_FRAMES
 		if not quiet:
 			for i in rng.randi_range(1, 3):
@@ -60,6 +65,9 @@ func run(seed: int, frames: int) -> PackedStringArray:
 			await get_tree().physics_frame
 		await get_tree().process_frame
 		stats["frames"] += 1
+		if quiet and rotations_of_all() != before_frame:
+			# Nothing the fuzzer did turned these bones: the nodes solved on their own.
+			stats["frames_moved"] += 1
 		check_frame(seed, frame)
 		if settled:
 			await get_tree().physics_frame
@@ -97,6 +105,14 @@ func check_frame(seed: int, frame: int) -> void:
 	stats["max_bones"] = maxi(stats["max_bones"], count)
 	iks = iks.filter(func(n): return is_instance_valid(n))
 	stats["max_nodes"] = maxi(stats["max_nodes"], iks.size())
+
+
+## Every bone's rotation, in all_bones() order: compared before and after, it shows whether a node turned a bone.
+func rotations_of_all() -> PackedFloat32Array:
+	var out := PackedFloat32Array()
+	for bone in all_bones():
+		out.append(bone.rotation)
+	return out
 
 
 func all_bones() -> Array[Bone2D]:
@@ -138,6 +154,7 @@ func add_skeleton() -> void:
 	skeleton.scale = random_scale() if rng.randf() < 0.3 else Vector2(pick([1.0, -1.0]), 1.0)
 	add_child(skeleton)
 	skeletons.append(skeleton)
+	stats["skeletons_added"] += 1
 	var parent: Node = skeleton
 	var length := 0.0
 	for i in rng.randi_range(1, 8):
@@ -186,6 +203,7 @@ func add_ik() -> void:
 	var parent: Node = pick(join([skeletons, [self]])) if rng.randf() < 0.3 else self
 	parent.add_child(ik)
 	iks.append(ik)
+	stats["nodes_added"] += 1
 
 
 func first_bone_child(node: Node) -> Bone2D:
@@ -282,7 +300,12 @@ func random_op() -> void:
 		10:
 			var ik = pick(live_iks)
 			if ik != null:
-				ik.solve()
+				var before := rotations_of_all()
+				stats["solve_calls"] += 1
+				if ik.solve():
+					stats["solves_ok"] += 1
+				if rotations_of_all() != before:
+					stats["solves_moved"] += 1
 		11:
 			var ik = pick(live_iks)
 			if ik != null:

@@ -5,10 +5,10 @@ extends SceneTree
 ##
 ## Prints one `SCENE FUZZ` line per seed and every failure; exits 1 when any invariant broke, when the extension is
 ## not loaded, or when a seed never had a Reach2D node alive (a run that tested nothing fails). A seed that fails goes
-## into REGRESSION_SEEDS in tests/test_scene_fuzz.gd, so CI keeps it.
+## into REGRESSION_SEEDS in tests/robustness/test_scene_fuzz.gd, so CI keeps it.
 
 const Fuzzer := preload("res://lib/scene_fuzzer.gd")
-const TestSceneFuzz := preload("res://test_scene_fuzz.gd")
+const TestSceneFuzz := preload("res://robustness/test_scene_fuzz.gd")
 const Nodes := preload("res://lib/node_classes.gd")
 
 

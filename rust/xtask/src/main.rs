@@ -78,7 +78,7 @@ const USAGE: &str = "usage: cargo xtask <command>
                       cross-compiled from Linux x86_64, fetching the tools it needs
   test [--godot-only] [--no-platforms] [--arm64]
                       layout, fmt, clippy, Rust tests, every platform's build and checks (`platforms`), then the
-                      Godot tests in tests/ (headless); REACH2D_TEST_FILTER=word runs only tests/test_*word*.gd;
+                      Godot tests in tests/ (headless); REACH2D_TEST_FILTER=word runs only tests/*/test_*word*.gd;
                       --arm64: only the Godot tests, on the arm64 library in Debian's arm64 Godot under qemu
   test --web [--threads]
                       the shipped web build in headless Chromium: exported with a Godot web template built from

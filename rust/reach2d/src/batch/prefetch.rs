@@ -7,7 +7,7 @@
 //!
 //! This is also the one place that takes an engine object's address from godot-rust: `Gd::obj_sys()` is public but
 //! `#[doc(hidden)]`, so it may change meaning in a godot-rust update. `Reach2DDebug.object_address_is_engine_object`
-//! (debug builds) checks, in `tests/test_batch.gd`, that it still is the engine's `Object*`.
+//! (debug builds) checks, in `tests/engine/test_batch.gd`, that it still is the engine's `Object*`.
 
 use godot::obj::{Gd, GodotClass};
 

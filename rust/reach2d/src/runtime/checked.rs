@@ -10,7 +10,7 @@
 //! [`Choice`]); Godot sees an `int`, and a value that is none of its constants is refused here, never converted by
 //! godot-rust (whose derived enum conversion panics on an unknown value at the FFI boundary). Array properties check
 //! every entry ([`each_non_negative`]), the angle limits their angles ([`angle`]). Every float, int and vector
-//! property has such a setter (`tests/test_every_route.gd` reads them from ClassDB and tries every route).
+//! property has such a setter (`tests/robustness/test_every_route.gd` reads them from ClassDB and tries every route).
 
 use godot::builtin::Vector2;
 use godot::global::godot_error;

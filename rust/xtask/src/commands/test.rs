@@ -1,12 +1,15 @@
 //! `cargo xtask test`: the layout rules (`layout.rs`), formatting, clippy, the Rust tests (the versions among them:
-//! `release_check/tests.rs`), the class reference against the debug build (`reference.rs`), every
-//! `tests/test_*.gd` in a real headless Godot, then every platform's build and checks (`platforms.rs`).
+//! `release_check/tests.rs`), the class reference against the debug build (`reference.rs`), every Godot test file
+//! (`tests/<area>/test_*.gd`, found by `test/discovery.rs`) in a real headless Godot, then every platform's build and
+//! checks (`platforms.rs`).
 //!
 //! Each test file runs in its own Godot process (`tests/runner.gd` in script mode), so a hang or crash in one
 //! file cannot hide the others. A GDScript error or a Rust panic inside a coroutine does not quit Godot, so a
 //! file only passes when all of these hold: the process exits 0 before the timeout, the runner printed its
 //! success sentinel, and the log shows no script error, panic or failed extension load. The quick benchmark
 //! (`cargo xtask bench --quick`) runs after them, under the same checks.
+
+mod discovery;
 
 use crate::commands::build::build;
 use crate::godot_run::{run_logged, write_extension_list};
@@ -77,7 +80,7 @@ pub fn test_all(godot_only: bool, platforms: bool, arm64: bool) -> Result {
 }
 
 /// The attack tests that must hold in release builds too, where godot-rust's safeguards are disengaged and a freed
-/// object would be called through a dangling pointer (issues 19 and 29).
+/// object would be called through a dangling pointer (issues 19 and 29). File names: found in whichever area folder.
 const RELEASE_ATTACKS: [&str; 4] =
     ["test_restructure.gd", "test_tree_watch.gd", "test_bad_input.gd", "test_bad_input_matrix.gd"];
 
@@ -103,10 +106,12 @@ fn quick_bench(tally: &mut Tally, godot: &Godot, timeout: Duration) -> Result {
     }
     // The release library is in the debug slot now: the attacks against it.
     let project = repo_root().join("tests");
-    for file in RELEASE_ATTACKS {
+    let files = discovery::find_test_files(&project, "")?;
+    for name in RELEASE_ATTACKS {
+        let file = discovery::by_name(&files, name)?;
         let mut cmd = godot.command();
-        cmd.args(["--headless", "--path"]).arg(&project).args(["-s", "res://runner.gd", "--"]).arg(file);
-        run_test_process(&format!("release {file}"), &mut cmd, timeout, tally)?;
+        cmd.args(["--headless", "--path"]).arg(&project).args(["-s", "res://runner.gd", "--"]).arg(&file.path);
+        run_test_process(&format!("release {}", file.path), &mut cmd, timeout, tally)?;
     }
     build(false).map(drop)
 }
@@ -118,20 +123,16 @@ fn run_godot_tests(tally: &mut Tally, godot: &Godot, timeout: Duration) -> Resul
     println!("xtask: Godot {}", godot.version().unwrap_or_default());
     let filter = std::env::var("REACH2D_TEST_FILTER").unwrap_or_default();
 
-    let mut files: Vec<String> = std::fs::read_dir(&project)
-        .map_err(|e| format!("cannot read {}: {e}", project.display()))?
-        .flatten()
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.starts_with("test_") && n.ends_with(".gd") && n.contains(&filter))
-        .collect();
-    files.sort();
+    let files = discovery::find_test_files(&project, &filter)?;
     if files.is_empty() && filter.is_empty() {
-        return Err("no tests/test_*.gd files found".into());
+        return Err("no tests/**/test_*.gd files found".into());
     }
     for file in &files {
         let mut cmd = godot.command();
-        cmd.args(["--headless", "--path"]).arg(&project).args(["-s", "res://runner.gd", "--"]).arg(file);
-        run_test_process(file, &mut cmd, timeout, tally)?;
+        cmd.args(["--headless", "--path"]).arg(&project).args(["-s", "res://runner.gd", "--"]).arg(&file.path);
+        // Labelled by its path from tests/ (`chains/test_chains.gd`), so its log
+        // (target/godot-tests/chains_test_chains_gd.log) is unique as paths are.
+        run_test_process(&file.path, &mut cmd, timeout, tally)?;
     }
     // Editor-only behaviour (preview, saving never stores the IK pose) needs a real editor: the plugin in
     // tests/addons/reach2d_editor_test runs it when the editor starts with REACH2D_EDITOR_TEST=1.
