@@ -183,7 +183,9 @@ pub struct FootGrounder2D {
 impl FootGrounder2D {
     /// Grounds the feet now, advancing the speed limits by [param delta] seconds, whatever [member update_mode]
     /// says (not while disabled; in the editor only when called, as the bake does: what it wrote there is taken back
-    /// before the scene is saved). Returns [code]true[/code] when every named leg was solved.
+    /// before the scene is saved). Returns [code]true[/code] when every named leg was solved and nothing is wrong with
+    /// the setup; [code]false[/code] when the frame reported a problem ([method get_setup_warning] says which), even
+    /// if the legs were still solved (a freed foot bone: the legs are grounded, the foot is not turned).
     #[func]
     pub fn advance(&mut self, delta: f64) -> bool {
         frame::advance(self, delta)
