@@ -46,5 +46,15 @@ pub fn mass_of(screen_length: f32, mass_per_length: f32, mass: f32) -> f32 {
     if chosen.is_finite() { chosen.max(0.01) } else { 0.01 }
 }
 
+/// A capsule body's moment of inertia about its centre (kg·px²), as Godot's own physics reckons a capsule: the
+/// box around it, `mass · (width² + height²) / 12`, its height the core `length` plus both caps. Given to the
+/// server rather than left for it to work out, so every physics server turns the bodies alike.
+#[must_use]
+pub fn capsule_inertia(mass: f32, length: f32, radius: f32) -> f32 {
+    let (width, height) = (2.0 * radius, length + 2.0 * radius);
+    let inertia = mass * (width * width + height * height) / 12.0;
+    if inertia.is_finite() && inertia > 0.0 { inertia } else { 1e-3 }
+}
+
 #[cfg(test)]
 mod tests;

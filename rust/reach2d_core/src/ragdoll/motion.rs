@@ -7,7 +7,9 @@ use crate::angle::wrap_angle;
 /// A body's rigid placement: an origin and the angle of its x axis (radians, from the global x axis toward y).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BodyPlacement {
+    /// The body's origin (px, global).
     pub origin: Vec2,
+    /// The angle of its x axis (radians).
     pub angle: f32,
 }
 
@@ -23,7 +25,9 @@ impl BodyPlacement {
 /// placements a frame apart.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BodyMotion {
+    /// The origin's velocity (px/s).
     pub origin_velocity: Vec2,
+    /// The angular velocity (rad/s).
     pub angular_velocity: f32,
 }
 

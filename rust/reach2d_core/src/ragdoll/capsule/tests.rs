@@ -52,3 +52,10 @@ fn mass_comes_from_the_length_unless_given() {
     assert_eq!(mass_of(0.0, 0.02, 0.0), 0.01);
     assert_eq!(mass_of(f32::NAN, 0.02, f32::NAN), 0.01);
 }
+
+#[test]
+fn inertia_of_the_box_around_the_capsule() {
+    // 2 kg, 20 px core, radius 5: a 10 x 30 box.
+    assert!((capsule_inertia(2.0, 20.0, 5.0) - 2.0 * (100.0 + 900.0) / 12.0).abs() < 1e-4);
+    assert!(capsule_inertia(f32::NAN, 20.0, 5.0) > 0.0);
+}

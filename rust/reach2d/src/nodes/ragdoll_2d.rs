@@ -1,0 +1,15 @@
+//! `Ragdoll2D`: a physics body per bone, built through `PhysicsServer2D`, that the bones follow (issue 40).
+//!
+//! `class.rs` the class, its properties and its methods; `callbacks.rs` its engine callbacks (one `INode2D` block);
+//! `bodies.rs` the bodies, shapes and joints on the physics server; `state.rs` what it keeps between frames (the
+//! bones, their animated and written poses, the phase); `frame.rs` one physics tick and one process frame;
+//! `gizmo.rs` the editor's drawing. The geometry is `reach2d_core::ragdoll`'s.
+
+mod bodies;
+mod callbacks;
+mod class;
+mod frame;
+mod gizmo;
+mod state;
+
+pub use class::Ragdoll2D;

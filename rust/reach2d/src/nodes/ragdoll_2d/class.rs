@@ -1,0 +1,251 @@
+//! The `Ragdoll2D` class: its properties (in inspector order) and the methods scripts call.
+
+use godot::classes::{Bone2D, Node2D};
+use godot::prelude::*;
+
+use super::bodies::Bodies;
+use super::state::{Phase, Problem, RagdollState};
+use crate::character_weight::CharacterLink;
+use crate::checked;
+use crate::limits::AngleLimits;
+
+/// A ragdoll for a [Skeleton2D] character, or for one branch of it: one physics body per [Bone2D] from
+/// [member root_bone] down, built on the [PhysicsServer2D] (no nodes are added to the scene), that the bones follow.
+///
+/// Each bone's body is a capsule along the bone (its [member Bone2D.length] and [method Bone2D.get_bone_angle]),
+/// [member bone_width] thick, with a mass from its length. A pin joint at each bone's origin holds it to its parent's
+/// body, within the bone's angle limit ([method set_angle_limits], on the bone's local rotation as the IK nodes
+/// take it). While the animation plays, the bodies follow the animated pose kinematically (they push other bodies).
+/// [method start] hands the pose and its velocity to the physics: the character falls with its momentum.
+/// [method stop] blends back to the animation over a time, to get up. With [member strength] above 0 the ragdoll
+/// is active: each body is pulled toward the animated pose, so a character hit with [method apply_impulse] staggers
+/// and recovers.
+///
+/// Only the bones' rotations are written, and the root bone's position (unless its parent is a [Bone2D]: then the
+/// root is pinned to that bone, which the animation keeps moving). A character turned with [code]scale.x = -1[/code]
+/// falls as the mirror image of the unturned one. The editor never simulates: it draws the capsules and the limits.
+#[reach2d_macros::node]
+#[derive(GodotClass)]
+#[class(init, tool, base = Node2D)]
+pub struct Ragdoll2D {
+    /// The first bone of the ragdoll: it and every [Bone2D] below it get a body. The skeleton's first bone for a
+    /// whole character; another bone for one branch (an arm, a tail), pinned to its parent bone.
+    #[export]
+    pub(super) root_bone: Option<Gd<Bone2D>>,
+    /// How much of the physics pose is written while the ragdoll runs: 0 = the animated pose, 1 = the bodies' pose;
+    /// between, each rotation blends. A [CharacterWeight2D] above multiplies it. A value outside [0, 1] (or NaN) is
+    /// an error and is ignored.
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[checked(0.0..=1.0)]
+    #[init(val = 1.0)]
+    pub(super) weight: f32,
+    /// How strongly the running ragdoll holds the animated pose: 0 = limp (it falls), 1 = each body is pulled back
+    /// to its animated place within about 0.1 s and gravity is cancelled, so a hit character staggers and recovers.
+    /// Between, gravity acts by [code]1 - strength[/code] and the pull is weaker. A value outside [0, 1] (or NaN) is
+    /// an error and is ignored.
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[checked(0.0..=1.0)]
+    pub(super) strength: f32,
+
+    /// The thickness of every bone's capsule, in the bone's units (px at scale 1), unless [member bone_widths]
+    /// gives one.
+    #[export_group(name = "Bodies")]
+    #[export(range = (0.0, 200.0, 0.1, or_greater, suffix = "px"))]
+    #[checked(0.0..)]
+    #[init(val = 8.0)]
+    pub(super) bone_width: f32,
+    /// Per bone (in [method get_ragdoll_bone] order: the root first, each bone before its children), its capsule's
+    /// thickness; a missing entry or 0 takes [member bone_width]. Each value must be finite and >= 0.
+    #[export]
+    #[var(set = set_bone_widths)]
+    pub(super) bone_widths: PackedFloat32Array,
+    /// Each body's mass per pixel of bone length on screen, in kg/px, unless [member bone_masses] gives one.
+    #[export(range = (0.0, 1.0, 0.001, or_greater, suffix = "kg/px"))]
+    #[checked(0.0..)]
+    #[init(val = 0.02)]
+    pub(super) mass_per_length: f32,
+    /// Per bone (same order as [member bone_widths]), its mass in kg; a missing entry or 0 takes the mass from the
+    /// length. Each value must be finite and >= 0.
+    #[export]
+    #[var(set = set_bone_masses)]
+    pub(super) bone_masses: PackedFloat32Array,
+
+    /// How much the pin joints may give (the physics server's pin softness): 0 = rigid.
+    #[export_group(name = "Joints")]
+    #[export(range = (0.0, 1.0, 0.001, or_greater))]
+    #[checked(0.0..)]
+    pub(super) joint_softness: f32,
+
+    /// The physics layers the ragdoll's bodies are on (a 32-bit mask).
+    #[export_group(name = "Collision")]
+    #[export(flags_2d_physics)]
+    #[checked(layers)]
+    #[init(val = 1)]
+    pub(super) collision_layer: i64,
+    /// The physics layers the ragdoll's bodies collide with (a 32-bit mask).
+    #[export(flags_2d_physics)]
+    #[checked(layers)]
+    #[init(val = 1)]
+    pub(super) collision_mask: i64,
+    /// When on, the ragdoll's bones collide with each other (never with the bone they are pinned to); off, none of
+    /// them do.
+    #[export]
+    pub(super) collide_with_self: bool,
+
+    pub(super) limits: AngleLimits,
+    pub(super) state: RagdollState,
+    pub(super) bodies: Bodies,
+    pub(super) character: CharacterLink,
+    pub(super) base: Base<Node2D>,
+}
+
+#[reach2d_macros::api()]
+#[godot_api]
+impl Ragdoll2D {
+    /// Hands the current pose and the bones' velocities (from the last frames) to the bodies: from now on the
+    /// bones follow the physics. Nothing happens in the editor or while the setup is invalid
+    /// ([method get_setup_warning]); calling it while running changes nothing.
+    #[func]
+    pub fn start(&mut self) {
+        self.start_simulation();
+    }
+
+    /// Blends back from the physics pose to the animated one over [param blend_time] seconds (0: at once); the
+    /// bodies follow the animation again. A negative or non-finite time counts as 0.
+    #[func]
+    pub fn stop(&mut self, blend_time: f32) {
+        self.stop_simulation(blend_time);
+    }
+
+    /// [code]true[/code] while the bones follow the bodies (after [method start], until [method stop] has blended
+    /// back).
+    #[func]
+    pub fn is_running(&self) -> bool {
+        !matches!(self.state.phase, Phase::Animated)
+    }
+
+    /// Pushes [param bone]'s body with [param impulse] (kg·px/s, global) at the global point [param at]: a hit.
+    /// Starts the ragdoll first when it is not running. A bone that is not one of the ragdoll's prints an error.
+    #[func]
+    pub fn apply_impulse(&mut self, bone: Variant, impulse: Vector2, at: Vector2) {
+        let node = bone.try_to::<Gd<Node>>().ok();
+        let index = node.and_then(|n| self.state.rig.index_of(n.instance_id()));
+        let Some(index) = index else {
+            godot_error!("Ragdoll2D.apply_impulse: {bone} is not a bone of this ragdoll: ignored");
+            return;
+        };
+        if !(impulse.is_finite() && at.is_finite()) {
+            godot_error!("Ragdoll2D.apply_impulse: the impulse and the point must be finite: ignored");
+            return;
+        }
+        self.start_simulation();
+        if self.is_running() {
+            self.bodies.apply_impulse(index, impulse, at);
+        }
+    }
+
+    /// The ragdoll's bone at [param index] (0 = [member root_bone], each bone before its children: the order of
+    /// [member bone_widths], [member bone_masses] and the angle limits), or [code]null[/code].
+    #[func]
+    pub fn get_ragdoll_bone(&mut self, index: i64) -> Option<Gd<Bone2D>> {
+        let _ = self.check_setup();
+        usize::try_from(index).ok().and_then(|i| self.state.rig.bones.get(i).cloned())
+    }
+
+    /// How many bones the ragdoll has (0 while its setup is invalid).
+    #[func]
+    pub fn get_bone_count(&mut self) -> i64 {
+        let _ = self.check_setup();
+        self.state.rig.bones.len() as i64
+    }
+
+    /// Limits bone [param bone_index]'s local rotation to [[param min_angle], [param max_angle]] (radians, within
+    /// [-PI, PI]): the pin joint between it and its parent bone's body keeps the rotation in that range.
+    #[func]
+    pub fn set_angle_limits(&mut self, bone_index: i64, min_angle: f32, max_angle: f32) {
+        let known = self.known_bones();
+        if self.limits.set(bone_index, min_angle, max_angle, known) {
+            self.limits_changed();
+        }
+    }
+
+    /// Removes bone [param bone_index]'s angle limit.
+    #[func]
+    pub fn clear_angle_limits(&mut self, bone_index: i64) {
+        let known = self.known_bones();
+        if self.limits.clear(bone_index, known) {
+            self.limits_changed();
+        }
+    }
+
+    /// [code]true[/code] when bone [param bone_index] has an angle limit.
+    #[func]
+    pub fn has_angle_limits(&self, bone_index: i64) -> bool {
+        self.limits.get(bone_index).is_some()
+    }
+
+    /// Why the ragdoll cannot run, in one sentence, or an empty string when it can.
+    #[func]
+    pub fn get_setup_warning(&mut self) -> GString {
+        match self.check_setup() {
+            Ok(()) => GString::new(),
+            Err(problem) => problem.message().into(),
+        }
+    }
+
+    /// Builds the bodies again from the bones as they are now (after bones were added, removed or resized).
+    #[func]
+    pub fn rebuild(&mut self) {
+        self.tear_down();
+    }
+
+    /// Sets [member bone_widths]: a negative or non-finite entry prints an error and keeps the current widths.
+    #[func]
+    fn set_bone_widths(&mut self, value: PackedFloat32Array) {
+        if checked::each_non_negative("Ragdoll2D", "bone_widths", value.as_slice()) {
+            self.bone_widths = value;
+            self.tear_down();
+        }
+    }
+
+    /// Sets [member bone_masses]: a negative or non-finite entry prints an error and keeps the current masses.
+    #[func]
+    fn set_bone_masses(&mut self, value: PackedFloat32Array) {
+        if checked::each_non_negative("Ragdoll2D", "bone_masses", value.as_slice()) {
+            self.bone_masses = value;
+            self.tear_down();
+        }
+    }
+}
+
+impl Ragdoll2D {
+    /// The bone count for the angle limits' index check, once the bones are known.
+    fn known_bones(&mut self) -> Option<usize> {
+        let _ = self.check_setup();
+        Some(self.state.rig.bones.len()).filter(|&n| n > 0)
+    }
+
+    /// The inspector's list follows the limits; running joints take them at the next build.
+    fn limits_changed(&mut self) {
+        self.base_mut().notify_property_list_changed();
+        self.base_mut().queue_redraw();
+        if !self.is_running() {
+            self.tear_down();
+        }
+    }
+
+    /// The setup's problem, if any, noted once (one message per problem).
+    pub(super) fn check_setup(&mut self) -> Result<(), Problem> {
+        let result = self.state.resolve(self.root_bone.as_ref());
+        let problem = result.err();
+        if self.state.note(problem) {
+            if let Some(problem) = problem {
+                if !crate::editor::in_editor() {
+                    godot_warn!("Ragdoll2D '{}': {}", self.base().get_name(), problem.message());
+                }
+            }
+            self.base_mut().update_configuration_warnings();
+        }
+        result
+    }
+}

@@ -1,0 +1,446 @@
+//! One physics tick and one process frame of a `Ragdoll2D`, and building and tearing down its bodies.
+//!
+//! The physics tick (priority 100, after scripts that pose the bones) reads the animated pose (each bone's rotation
+//! unless it still holds the node's own last write), places the bodies' targets there, then by phase: the bodies
+//! follow the targets kinematically; or they run (the active drive pulls them toward the targets) and the bones
+//! take their pose; or the written pose blends back to the animation. The process frame (priority 100, after
+//! animation players) writes the last physics pose again over what the animation wrote since.
+
+use godot::prelude::*;
+use reach2d_core::Vec2;
+use reach2d_core::ragdoll::{
+    BodyMotion, BodyPlacement, Capsule, JointFrame, blend_pose, bone_rotation, drive_velocity, joint_frame,
+    limit_velocity, mass_of, place_capsule, point_velocity,
+};
+use reach2d_core::write_back::BonePose;
+
+use super::Ragdoll2D;
+use super::bodies::{BodySettings, JointSpec};
+use super::state::{Phase, Problem, RagdollState};
+use crate::editor::in_editor;
+use crate::io::convert::{affine, vec2, vector2};
+
+/// A body that would move faster than this (px/s) to follow the animation is teleported instead: the character
+/// was moved, not swung.
+const TELEPORT_SPEED: f32 = 20_000.0;
+
+impl Ragdoll2D {
+    /// The physics tick (see the module help).
+    pub(super) fn physics_tick(&mut self, delta: f64) {
+        if in_editor() || !self.ensure_built() {
+            return;
+        }
+        let delta = delta as f32;
+        if !self.read_animated() {
+            self.tear_down();
+            return;
+        }
+        let teleport = self.place_targets(delta);
+        if self.character.is_stale() {
+            let node = self.to_gd().upcast::<Node>();
+            self.character.refresh(&node);
+        }
+        let anchor = self.anchor_target();
+        match self.state.phase {
+            Phase::Animated => self.bodies.follow(&self.state.targets, anchor, teleport),
+            Phase::Running => {
+                self.bodies.follow(&[], anchor, teleport);
+                self.read_bodies();
+                self.hold_limits(delta);
+                self.drive(delta);
+                self.bodies.set_velocities(&self.state.linear, &self.state.angular, !self.state.rig.anchored);
+                self.physics_pose();
+                self.write(self.blend_weight());
+            }
+            Phase::Returning { left, time } => {
+                self.bodies.follow(&self.state.targets, anchor, teleport);
+                let left = left - delta;
+                if left <= 0.0 {
+                    self.restore_animated();
+                    self.state.phase = Phase::Animated;
+                } else {
+                    self.state.phase = Phase::Returning { left, time };
+                    self.write(self.blend_weight());
+                }
+            }
+        }
+    }
+
+    /// The process frame: the running pose written again over what an animation wrote since the physics tick.
+    pub(super) fn process_frame(&mut self) {
+        if in_editor() || matches!(self.state.phase, Phase::Animated) || !self.state.has_written {
+            return;
+        }
+        if self.read_animated() {
+            self.write(self.blend_weight());
+        }
+    }
+
+    /// How much of the physics pose is written now.
+    fn blend_weight(&self) -> f32 {
+        let phase = match self.state.phase {
+            Phase::Animated => 0.0,
+            Phase::Running => 1.0,
+            Phase::Returning { left, time } => (left / time).clamp(0.0, 1.0),
+        };
+        self.weight * self.character.weight() * phase
+    }
+
+    /// Bodies built for the current bones (built now if needed); `false` while the setup is invalid.
+    pub(super) fn ensure_built(&mut self) -> bool {
+        let root = self.root_bone.as_ref().filter(|b| b.is_instance_valid()).map(|b| b.instance_id());
+        let stale = !self.state.rig.alive() || self.state.rig.root_id() != root;
+        if self.bodies.is_built() && stale {
+            self.tear_down();
+        }
+        if self.check_setup().is_err() {
+            return false;
+        }
+        self.bodies.is_built() || self.build()
+    }
+
+    /// Makes the bodies and joints at the animated pose; `false` (and the problem noted) when it cannot.
+    fn build(&mut self) -> bool {
+        if !self.read_animated() {
+            return false;
+        }
+        self.animated_globals();
+        let anchor = self.anchor_target();
+        let rig = &self.state.rig;
+        let n = rig.bones.len();
+        let mut capsules: Vec<Capsule> = Vec::with_capacity(n);
+        let (mut masses, mut joints): (Vec<f32>, Vec<JointSpec>) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut limits = Vec::with_capacity(n);
+        for i in 0..n {
+            let width = self.bone_widths.get(i).filter(|w| *w > 0.0).unwrap_or(self.bone_width);
+            let global = self.state.globals[i];
+            let Some(capsule) = place_capsule(global, rig.lengths[i], rig.bone_angles[i], width) else {
+                return self.refuse(Problem::DegenerateBone);
+            };
+            masses.push(mass_of(capsule.length, self.mass_per_length, self.bone_masses.get(i).unwrap_or(0.0)));
+            let (parent_global, parent_body) = match (rig.parents[i], anchor) {
+                (Some(p), _) => (self.state.globals[p], capsules[p].placement.angle - offset_of(&joints[p])),
+                (None, Some(anchor)) => (self.root_parent_global(), anchor.angle),
+                (None, None) => (self.root_parent_global(), 0.0),
+            };
+            let handedness = parent_global.matrix2.determinant().signum();
+            // The root has a joint only when it is pinned to an anchor.
+            let limit = self.limits.get(i as i64).filter(|_| rig.parents[i].is_some() || anchor.is_some());
+            let child_axis = capsule.placement.angle;
+            let rotation = self.state.animated_rotations[i];
+            let frame = limit.map(|l| joint_frame(l, rotation, handedness, child_axis, parent_body));
+            limits.push(limit);
+            joints.push(JointSpec { parent: rig.parents[i], frame });
+            capsules.push(capsule);
+        }
+        let space = self.base().get_world_2d().map(|w| w.get_space()).filter(Rid::is_valid);
+        let Some(space) = space else { return self.refuse(Problem::NoSpace) };
+        let settings = BodySettings {
+            space,
+            layer: u32::try_from(self.collision_layer).unwrap_or(1),
+            mask: u32::try_from(self.collision_mask).unwrap_or(1),
+            softness: self.joint_softness,
+            collide_with_self: self.collide_with_self,
+        };
+        self.bodies.build(&settings, &capsules, &masses, &joints, anchor);
+        for (i, (joint, limit)) in joints.iter().zip(limits).enumerate() {
+            self.state.frames[i] = joint.frame;
+            self.state.limits[i] = limit;
+        }
+        for (i, capsule) in capsules.iter().enumerate() {
+            self.state.targets[i] = capsule.placement;
+            self.state.previous_targets[i] = capsule.placement;
+            self.state.motions[i] = BodyMotion::default();
+        }
+        self.state.has_targets = true;
+        true
+    }
+
+    /// Notes `problem` (told once) and gives `false`.
+    fn refuse(&mut self, problem: Problem) -> bool {
+        if self.state.note(Some(problem)) {
+            godot_warn!("Ragdoll2D '{}': {}", self.base().get_name(), problem.message());
+            self.base_mut().update_configuration_warnings();
+        }
+        false
+    }
+
+    /// Frees the bodies and puts the animated pose back on the bones the node wrote; the bones are resolved again
+    /// before the next build.
+    pub(super) fn tear_down(&mut self) {
+        if self.state.has_written && self.state.rig.alive() {
+            self.restore_animated();
+        }
+        self.bodies.free();
+        self.state.forget();
+        self.state.phase = Phase::Animated;
+        self.state.has_written = false;
+    }
+
+    /// Starts the physics (see `start`).
+    pub(super) fn start_simulation(&mut self) {
+        if in_editor() || matches!(self.state.phase, Phase::Running) || !self.ensure_built() {
+            return;
+        }
+        if !self.read_animated() {
+            return;
+        }
+        self.refresh_targets();
+        let n = self.state.rig.bones.len();
+        self.state.physics[..n].copy_from_slice(&self.state.animated_rotations);
+        self.state.physics_root = self.state.animated_root;
+        self.bodies.start(&self.state.targets, &self.state.motions, 1.0 - self.strength);
+        self.state.phase = Phase::Running;
+    }
+
+    /// Blends back to the animation (see `stop`).
+    pub(super) fn stop_simulation(&mut self, blend_time: f32) {
+        if !matches!(self.state.phase, Phase::Running) {
+            return;
+        }
+        let anchor = self.anchor_target();
+        self.bodies.stop(&self.state.targets, anchor);
+        if blend_time.is_finite() && blend_time > 0.0 {
+            self.state.phase = Phase::Returning { left: blend_time, time: blend_time };
+        } else {
+            self.restore_animated();
+            self.state.phase = Phase::Animated;
+        }
+    }
+
+    /// Reads each bone's local pose, its rotation the animation's (the last one read while the bone still holds
+    /// the node's own write); `false` when a bone is gone.
+    fn read_animated(&mut self) -> bool {
+        let state = &mut self.state;
+        if !state.rig.alive() {
+            return false;
+        }
+        for (i, bone) in state.rig.bones.iter().enumerate() {
+            let rotation = bone.get_rotation();
+            let own = state.has_written && rotation.to_bits() == state.written[i].to_bits();
+            let animated = if own { state.animated_rotations[i] } else { rotation };
+            let mut position = vec2(bone.get_position());
+            if i == 0 && !state.rig.anchored {
+                let own = state.has_written && bone.get_position() == state.written_root;
+                position = if own { state.animated_root } else { position };
+                state.animated_root = position;
+            }
+            state.animated_rotations[i] = animated;
+            state.animated[i] = BonePose::new(position, animated, vec2(bone.get_scale()), bone.get_skew());
+        }
+        true
+    }
+
+    /// The root bone's parent's global transform (identity without a `Node2D` parent).
+    fn root_parent_global(&self) -> glam::Affine2 {
+        self.state.rig.root_parent.as_ref().map_or(Default::default(), |p| affine(p.get_global_transform()))
+    }
+
+    /// The animated pose's global transforms into `globals`.
+    fn animated_globals(&mut self) {
+        let root_parent = self.root_parent_global();
+        let state = &mut self.state;
+        for i in 0..state.animated.len() {
+            let parent = state.rig.parents[i].map_or(root_parent, |p| state.globals[p]);
+            state.globals[i] = parent * state.animated[i].local();
+        }
+    }
+
+    /// The anchor's placement, for a branch: the root's parent bone, its x axis.
+    fn anchor_target(&self) -> Option<BodyPlacement> {
+        if !self.state.rig.anchored {
+            return None;
+        }
+        let global = self.root_parent_global();
+        Some(BodyPlacement { origin: global.translation, angle: global.matrix2.x_axis.to_angle() })
+    }
+
+    /// The bodies' targets in the animated pose, and the motion since the last tick; `true` when it jumped (a
+    /// teleport: no motion is kept).
+    fn place_targets(&mut self, delta: f32) -> bool {
+        self.animated_globals();
+        let state = &mut self.state;
+        let mut jumped = false;
+        for i in 0..state.targets.len() {
+            let Some(placement) = target_of(state, i) else { continue };
+            state.previous_targets[i] = state.targets[i];
+            state.targets[i] = placement;
+            let motion = BodyMotion::between(state.previous_targets[i], placement, delta);
+            let reach = self.bodies.length(i);
+            let kept = motion.unless_faster_than(TELEPORT_SPEED, reach);
+            jumped |= kept != motion;
+            state.motions[i] = if state.has_targets { kept } else { BodyMotion::default() };
+        }
+        state.has_targets = true;
+        if jumped {
+            state.motions.iter_mut().for_each(|m| *m = BodyMotion::default());
+        }
+        jumped
+    }
+
+    /// The targets moved to the pose the bones have now (an animation may have moved them since the last tick), the
+    /// motion of each target that moved measured over one physics tick: the bodies start where the bones are.
+    fn refresh_targets(&mut self) {
+        self.animated_globals();
+        let ticks = godot::classes::Engine::singleton().get_physics_ticks_per_second().max(1);
+        let delta = 1.0 / ticks as f32;
+        let state = &mut self.state;
+        for i in 0..state.targets.len() {
+            let Some(placement) = target_of(state, i) else { continue };
+            if placement != state.targets[i] {
+                let motion = BodyMotion::between(state.targets[i], placement, delta);
+                state.motions[i] = motion.unless_faster_than(TELEPORT_SPEED, self.bodies.length(i));
+                state.targets[i] = placement;
+            }
+        }
+    }
+
+    /// The bodies' placements and velocities (a body the server cannot answer for keeps its last placement).
+    fn read_bodies(&mut self) {
+        for i in 0..self.state.placements.len() {
+            if let Some(placement) = self.bodies.placement(i) {
+                self.state.placements[i] = placement;
+            }
+            (self.state.linear[i], self.state.angular[i]) = self.bodies.velocity(i);
+        }
+    }
+
+    /// Each limited joint's relative turn held so that it ends the next step within its limit, the change shared
+    /// between the two bodies by their inertia (all of it on the child when its parent is the anchor, which the
+    /// animation moves). The pins carry no server limit (Godot 4.6's gave NaN here), so this holds them alike on
+    /// every physics server.
+    fn hold_limits(&mut self, delta: f32) {
+        let anchor_angle = self.anchor_target().map_or(0.0, |a| a.angle);
+        let state = &mut self.state;
+        for i in 0..state.placements.len() {
+            let Some(frame) = state.frames[i] else { continue };
+            let parent = state.rig.parents[i];
+            let (parent_angle, parent_velocity) = match parent {
+                Some(p) => (state.placements[p].angle - offset(state.frames[p]), state.angular[p]),
+                None => (anchor_angle, 0.0),
+            };
+            let relative = reach2d_core::wrap_angle(state.placements[i].angle - frame.child_offset - parent_angle);
+            let velocity = state.angular[i] - parent_velocity;
+            let change = limit_velocity(relative, velocity, frame.half_width, delta) - velocity;
+            if change == 0.0 {
+                continue;
+            }
+            let child_inertia = self.bodies.inertia(i);
+            let parent_inertia = parent.map_or(f32::INFINITY, |p| self.bodies.inertia(p));
+            let child_share = if parent_inertia.is_finite() { parent_inertia / (parent_inertia + child_inertia) } else { 1.0 };
+            state.angular[i] += change * child_share;
+            if let Some(p) = parent {
+                state.angular[p] -= change * (1.0 - child_share);
+            }
+        }
+    }
+
+    /// The active ragdoll: each body's velocity pulled toward what brings it to its target; gravity by
+    /// `1 - strength`.
+    fn drive(&mut self, delta: f32) {
+        self.bodies.set_gravity_scale(1.0 - self.strength);
+        if self.strength <= 0.0 {
+            return;
+        }
+        let state = &mut self.state;
+        for i in 0..state.placements.len() {
+            let (now, target, motion) = (state.placements[i], state.targets[i], state.motions[i]);
+            let gap = reach2d_core::wrap_angle(target.angle - now.angle);
+            state.angular[i] = drive_velocity(state.angular[i], gap, motion.angular_velocity, self.strength, delta);
+            if i == 0 && !state.rig.anchored {
+                let centre = Vec2::new(0.5 * self.bodies.length(i), 0.0);
+                let (at, wanted) = (now.point(centre), target.point(centre));
+                let animated = point_velocity(motion, target.origin, wanted);
+                let gap = wanted - at;
+                let linear = state.linear[i];
+                let x = drive_velocity(linear.x, gap.x, animated.x, self.strength, delta);
+                let y = drive_velocity(linear.y, gap.y, animated.y, self.strength, delta);
+                state.linear[i] = Vector2::new(x, y);
+            }
+        }
+    }
+
+    /// The bodies' pose as local rotations (and the root's position) into `physics`, root to tip through the new
+    /// global transforms.
+    fn physics_pose(&mut self) {
+        let root_parent = self.root_parent_global();
+        let state = &mut self.state;
+        for i in 0..state.placements.len() {
+            let body = state.placements[i];
+            let mut pose = state.animated[i];
+            let parent = match state.rig.parents[i] {
+                Some(p) => state.globals[p],
+                None => {
+                    if !state.rig.anchored {
+                        let inverse = root_parent.matrix2.try_inverse().map(|m| m * (body.origin - root_parent.translation));
+                        pose.position = inverse.filter(|p| p.is_finite()).unwrap_or(pose.position);
+                        state.physics_root = pose.position;
+                    }
+                    root_parent
+                }
+            };
+            // Written as the bodies lie, never clamped into the limit: a bone clamped while its body is pushed past
+            // the limit by an impact is drawn inside what it hit (measured: 6 px deep, against 1.9 unclamped).
+            let rotation = bone_rotation(parent, &pose, state.rig.bone_angles[i], body.angle);
+            state.physics[i] = rotation;
+            state.globals[i] = parent * pose.local_with(rotation);
+        }
+    }
+
+    /// Writes the pose `weight` of the way from the animated one to the physics one; nothing unless every value is
+    /// finite.
+    fn write(&mut self, weight: f32) {
+        let state = &mut self.state;
+        let n = state.rig.bones.len();
+        state.blended[..n].copy_from_slice(&state.physics[..n]);
+        let mut root = state.physics_root;
+        blend_pose(&state.animated_rotations, &mut state.blended, (state.animated_root, &mut root), weight);
+        if !(state.blended.iter().all(|r| r.is_finite()) && root.is_finite()) {
+            return;
+        }
+        for (bone, &rotation) in state.rig.bones.iter_mut().zip(&state.blended) {
+            bone.set_rotation(rotation);
+        }
+        if let (false, Some(bone)) = (state.rig.anchored, state.rig.bones.first_mut()) {
+            bone.set_position(vector2(root));
+            state.written_root = bone.get_position();
+        }
+        for (written, bone) in state.written.iter_mut().zip(&state.rig.bones) {
+            *written = bone.get_rotation();
+        }
+        state.has_written = true;
+    }
+
+    /// Puts the animated pose back on the bones; the node's writes are over.
+    fn restore_animated(&mut self) {
+        let state = &mut self.state;
+        for (bone, &rotation) in state.rig.bones.iter_mut().zip(&state.animated_rotations) {
+            if bone.is_instance_valid() {
+                bone.set_rotation(rotation);
+            }
+        }
+        let root = state.rig.bones.first_mut().filter(|b| b.is_instance_valid());
+        if let (false, true, Some(root)) = (state.rig.anchored, state.has_written, root) {
+            root.set_position(vector2(state.animated_root));
+        }
+        state.has_written = false;
+    }
+}
+
+/// Where body `i` goes in the pose of `state.globals`: the bone's origin, its axis along the bone on screen.
+fn target_of(state: &RagdollState, i: usize) -> Option<BodyPlacement> {
+    let global = state.globals[i];
+    let axis = global.matrix2 * Vec2::from_angle(state.rig.bone_angles[i]);
+    let placement = BodyPlacement { origin: global.translation, angle: axis.to_angle() };
+    (placement.origin.is_finite() && placement.angle.is_finite()).then_some(placement)
+}
+
+/// The offset of a joint's child body (0 without a limit).
+fn offset_of(joint: &JointSpec) -> f32 {
+    offset(joint.frame)
+}
+
+/// The offset of a body with joint frame `frame`.
+fn offset(frame: Option<JointFrame>) -> f32 {
+    frame.map_or(0.0, |f| f.child_offset)
+}
