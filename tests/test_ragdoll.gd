@@ -118,6 +118,7 @@ func test_ten_dropped_on_each_other() -> void:
 	for r in ragdolls:
 		r.start()
 	var fastest := 0.0
+	var late := 0.0
 	var before := []
 	for f in figures:
 		before.append(Ragdolls.points_of(f["bones"]))
@@ -127,6 +128,8 @@ func test_ten_dropped_on_each_other() -> void:
 			var now := Ragdolls.points_of(figures[k]["bones"])
 			if tick >= 60:
 				fastest = maxf(fastest, speed(before[k], now))
+			if tick >= 240:
+				late = maxf(late, speed(before[k], now))
 			before[k] = now
 	var all_bones := []
 	var finite := true
@@ -134,7 +137,8 @@ func test_ten_dropped_on_each_other() -> void:
 		finite = finite and all_finite(f["bones"])
 		all_bones.append(f["bones"])
 	expect(finite, "every bone finite")
-	expect(fastest < 2000.0, "nothing explodes: fastest point after the first second at %.1f px/s" % fastest)
+	expect(fastest < 3000.0, "nothing explodes: fastest point after the first second at %.1f px/s" % fastest)
+	expect(late < 50.0, "the pile comes to rest: fastest point over 4..5 s at %.1f px/s" % late)
 	# No bone of one figure inside a bone of another: their segments stay about two radii (8 px) apart.
 	var closest := INF
 	for a in all_bones.size():
@@ -143,13 +147,13 @@ func test_ten_dropped_on_each_other() -> void:
 				for q in all_bones[b]:
 					var d := Ragdolls.segment_distance(p.global_position, Rig.bone_end(p), q.global_position, Rig.bone_end(q))
 					closest = minf(closest, d)
-	expect(closest >= 4.0, "no figure passes through another: closest bones of two figures %.2f px apart (capsules 8 px thick)" % closest)
+	expect(closest >= 6.0, "no figure passes through another: closest bones of two figures %.2f px apart (capsules 8 px thick)" % closest)
 	var lowest := -INF
 	for bones in all_bones:
 		for b in bones:
 			lowest = maxf(lowest, maxf(b.global_position.y, Rig.bone_end(b).y))
 	expect(lowest <= FLOOR_Y + 1.0, "none falls through the floor: lowest point at y %.2f" % lowest)
-	print("ragdoll stack: fastest %.2f px/s after 1 s, closest bones %.2f px, lowest y %.2f" % [fastest, closest, lowest])
+	print("ragdoll stack: fastest %.2f px/s after 1 s, %.2f px/s over 4..5 s, closest bones %.2f px, lowest y %.2f" % [fastest, late, closest, lowest])
 
 
 func test_warnings_say_one_thing_each() -> void:

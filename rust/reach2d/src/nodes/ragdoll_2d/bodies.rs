@@ -30,6 +30,9 @@ pub struct BodySettings {
     pub mask: u32,
     pub softness: f32,
     pub collide_with_self: bool,
+    /// Added to the world's damping (1/s).
+    pub linear_damp: f32,
+    pub angular_damp: f32,
 }
 
 /// The server's objects of one ragdoll. Empty until built.
@@ -46,6 +49,8 @@ pub struct Bodies {
     offsets: Vec<f32>,
     /// Each body's moment of inertia (kg·px²).
     inertias: Vec<f32>,
+    /// Each body's velocities as last read (linear, angular).
+    read: Vec<(Vector2, f32)>,
     /// The gravity scale the bodies have now.
     gravity_scale: f32,
 }
@@ -94,6 +99,8 @@ impl Bodies {
             server.body_set_param(body, BodyParameter::INERTIA, &inertia.to_variant());
             self.inertias.push(inertia);
             server.body_set_param(body, BodyParameter::CENTER_OF_MASS, &along.to_variant());
+            server.body_set_param(body, BodyParameter::LINEAR_DAMP, &settings.linear_damp.to_variant());
+            server.body_set_param(body, BodyParameter::ANGULAR_DAMP, &settings.angular_damp.to_variant());
             server.body_set_collision_layer(body, settings.layer);
             server.body_set_collision_mask(body, settings.mask);
             server.body_set_state(body, BodyState::TRANSFORM, &transform(capsule.placement, offset).to_variant());
@@ -102,6 +109,8 @@ impl Bodies {
         }
         self.capsules.clear();
         self.capsules.extend_from_slice(capsules);
+        self.read.clear();
+        self.read.resize(capsules.len(), (Vector2::ZERO, 0.0));
         if let Some(placement) = anchor {
             let body = server.body_create();
             server.body_set_space(body, settings.space);
@@ -233,22 +242,27 @@ impl Bodies {
     }
 
     /// Body `index`'s linear velocity (of its centre of mass) and angular velocity.
-    pub fn velocity(&self, index: usize) -> (Vector2, f32) {
+    pub fn velocity(&mut self, index: usize) -> (Vector2, f32) {
         let server = server();
         let body = self.bodies[index];
         let linear = server.body_get_state(body, BodyState::LINEAR_VELOCITY).try_to::<Vector2>().unwrap_or_default();
         let angular = server.body_get_state(body, BodyState::ANGULAR_VELOCITY).try_to::<f32>().unwrap_or_default();
+        self.read[index] = (linear, angular);
         (linear, angular)
     }
 
     /// Sets every body's angular velocity, and the root's linear one when `root_linear`.
     pub fn set_velocities(&mut self, linear: &[Vector2], angular: &[f32], root_linear: bool) {
         let mut server = server();
+        // Only what changed: setting a velocity wakes the body, and a pile whose bodies never sleep jitters.
         for (i, (&body, &angular)) in self.bodies.iter().zip(angular).enumerate() {
-            if i == 0 && root_linear {
+            let (read_linear, read_angular) = self.read[i];
+            if i == 0 && root_linear && linear[0] != read_linear {
                 server.body_set_state(body, BodyState::LINEAR_VELOCITY, &linear[0].to_variant());
             }
-            server.body_set_state(body, BodyState::ANGULAR_VELOCITY, &angular.to_variant());
+            if angular.to_bits() != read_angular.to_bits() {
+                server.body_set_state(body, BodyState::ANGULAR_VELOCITY, &angular.to_variant());
+            }
         }
     }
 

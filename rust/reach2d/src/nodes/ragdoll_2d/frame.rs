@@ -141,6 +141,8 @@ impl Ragdoll2D {
             mask: u32::try_from(self.collision_mask).unwrap_or(1),
             softness: self.joint_softness,
             collide_with_self: self.collide_with_self,
+            linear_damp: self.linear_damp,
+            angular_damp: self.angular_damp,
         };
         self.bodies.build(&settings, &capsules, &masses, &joints, anchor);
         for (i, (joint, limit)) in joints.iter().zip(limits).enumerate() {
