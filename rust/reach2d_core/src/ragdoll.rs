@@ -15,6 +15,6 @@ mod motion;
 mod pose;
 
 pub use capsule::{Capsule, capsule_inertia, mass_of, place_capsule};
-pub use drive::{DRIVE_RATE, DRIVE_TIME, JointFrame, drive_velocity, joint_frame, limit_velocity};
+pub use drive::{DRIVE_RATE, DRIVE_TIME, JointFrame, drive_velocity, joint_frame, limit_velocity, past_limit};
 pub use motion::{BodyMotion, BodyPlacement, point_velocity};
 pub use pose::{blend_pose, bone_rotation};

@@ -54,6 +54,15 @@ pub fn limit_velocity(relative: f32, velocity: f32, half_width: f32, delta: f32)
     velocity.clamp(lower, upper)
 }
 
+/// How far (radians) a joint's `relative` angle is past `[-half_width, half_width]`: positive past the upper end,
+/// negative past the lower, 0 within (or for a value that is not finite).
+#[must_use]
+pub fn past_limit(relative: f32, half_width: f32) -> f32 {
+    let half_width = half_width.max(0.0);
+    let past = relative - relative.clamp(-half_width, half_width);
+    if past.is_finite() { past } else { 0.0 }
+}
+
 /// One step of the active ragdoll's drive: the velocity (`current`, per second, linear or angular) moved toward
 /// `animated + gap / DRIVE_TIME` (the animation's own velocity plus what closes the `gap` to its pose in about
 /// `DRIVE_TIME`) by the fraction `1 − exp(−strength · DRIVE_RATE · delta)`. `strength` 0, a non-finite value or a

@@ -241,6 +241,13 @@ impl Bodies {
         (placement.origin.is_finite() && placement.angle.is_finite()).then_some(placement)
     }
 
+    /// Puts body `index` at `placement` (a dynamic body keeps its velocity).
+    pub fn place(&mut self, index: usize, placement: BodyPlacement) {
+        let body = self.bodies[index];
+        let transform = transform(placement, self.offsets[index]);
+        server().body_set_state(body, BodyState::TRANSFORM, &transform.to_variant());
+    }
+
     /// Body `index`'s linear velocity (of its centre of mass) and angular velocity.
     pub fn velocity(&mut self, index: usize) -> (Vector2, f32) {
         let server = server();

@@ -10,7 +10,7 @@ use godot::prelude::*;
 use reach2d_core::Vec2;
 use reach2d_core::ragdoll::{
     BodyMotion, BodyPlacement, Capsule, JointFrame, blend_pose, bone_rotation, drive_velocity, joint_frame,
-    limit_velocity, mass_of, place_capsule, point_velocity,
+    limit_velocity, mass_of, past_limit, place_capsule, point_velocity,
 };
 use reach2d_core::write_back::BonePose;
 
@@ -307,7 +307,8 @@ impl Ragdoll2D {
         }
     }
 
-    /// Each limited joint's relative turn held so that it ends the next step within its limit, the change shared
+    /// Each limited joint back on its limit when it is past it, and its relative turn held so that it ends the next
+    /// step within its limit, the change shared
     /// between the two bodies by their inertia (all of it on the child when its parent is the anchor, which the
     /// animation moves). The pins carry no server limit (Godot 4.6's gave NaN here), so this holds them alike on
     /// every physics server.
@@ -321,7 +322,14 @@ impl Ragdoll2D {
                 Some(p) => (state.placements[p].angle - offset(state.frames[p]), state.angular[p]),
                 None => (anchor_angle, 0.0),
             };
-            let relative = reach2d_core::wrap_angle(state.placements[i].angle - frame.child_offset - parent_angle);
+            let mut relative = reach2d_core::wrap_angle(state.placements[i].angle - frame.child_offset - parent_angle);
+            // A joint pushed past its limit (contacts win over a velocity) is turned back onto it about its pin.
+            let past = 0.5 * past_limit(relative, frame.half_width);
+            if past != 0.0 {
+                state.placements[i].angle -= past;
+                relative -= past;
+                self.bodies.place(i, state.placements[i]);
+            }
             let velocity = state.angular[i] - parent_velocity;
             let change = limit_velocity(relative, velocity, frame.half_width, delta) - velocity;
             if change == 0.0 {

@@ -63,3 +63,11 @@ fn a_limited_joint_ends_its_step_within_the_limit() {
     assert_eq!(limit_velocity(f32::NAN, 2.0, 0.5, delta), 2.0);
     assert_eq!(limit_velocity(0.0, 2.0, 0.5, 0.0), 2.0);
 }
+
+#[test]
+fn how_far_past_the_limit() {
+    assert_eq!(past_limit(0.7, 0.5), 0.7 - 0.5);
+    assert_eq!(past_limit(-0.75, 0.5), -0.25);
+    assert_eq!(past_limit(0.2, 0.5), 0.0);
+    assert_eq!(past_limit(f32::NAN, 0.5), 0.0);
+}
