@@ -3,9 +3,9 @@
 use crate::angle::{AngleLimit, wrap_angle};
 
 /// How fast (1/s) a body's velocity moves toward the drive's wanted velocity at `strength` 1.
-pub const DRIVE_RATE: f32 = 20.0;
+pub const DRIVE_RATE: f32 = 30.0;
 /// Over how long (s) the wanted velocity closes the gap to the animated pose.
-pub const DRIVE_TIME: f32 = 0.1;
+pub const DRIVE_TIME: f32 = 0.08;
 
 /// How a child bone's body is set in its frame so that its pin joint's limits are symmetric about 0.
 ///

@@ -1,0 +1,137 @@
+extends "res://lib/test_case.gd"
+## Ragdoll2D (issue 40) in motion, one physics tick at a time: a running character falls with its momentum; an active
+## ragdoll hit with strength 1 recovers its animated pose, with strength 0 it falls; blending in (start) and out
+## (stop with a time) moves no joint further in a tick than the animation and the blend themselves.
+
+const Ragdolls := preload("res://lib/ragdolls.gd")
+
+
+func ticks(n: int) -> void:
+	for i in n:
+		await get_tree().physics_frame
+
+
+## The ragdoll's bones' rotations against `rest` (radians), the worst bone.
+func worst_rotation_gap(bones: Array, rest: PackedFloat32Array) -> float:
+	return largest_rotation_difference(rotations_of(bones), rest)
+
+
+func test_a_running_character_falls_with_its_momentum() -> void:
+	var mover := Node2D.new()
+	mover.position = Vector2(100, 300)
+	add_child(mover)
+	var figure := Ragdolls.figure(mover, Vector2.ZERO)
+	var bones: Array = figure["bones"]
+	var ragdoll := Ragdolls.ragdoll(self, figure)
+	var xs := PackedFloat32Array()
+	var started := -1
+	for tick in 40:
+		await ticks(1)
+		xs.append(bones[0].global_position.x)
+		if tick < 30:
+			mover.position.x += 200.0 / 60.0
+		elif tick == 30:
+			mover.position.x += 200.0 / 60.0
+			ragdoll.start()
+			started = xs.size()
+	# xs[started] is the tick start() was called in (its pose written that tick is read one tick later).
+	var before := (xs[started - 1] - xs[started - 2]) * 60.0
+	var first := (xs[started + 1] - xs[started]) * 60.0
+	var second := (xs[started + 2] - xs[started + 1]) * 60.0
+	expect_near(before, 200.0, 1.0, "the animation runs at 200 px/s")
+	expect(first >= 180.0, "the first tick of the fall keeps at least 90%% of 200 px/s: %.2f px/s" % first)
+	expect(second >= 180.0, "so does the second: %.2f px/s" % second)
+	var step := (xs[started] - xs[started - 1]) * 60.0
+	expect(step >= 180.0 and step <= 220.0, "no stall or jump where the physics takes over: %.2f px/s" % step)
+	print("ragdoll momentum: running %.2f px/s, handover %.2f, first tick of the fall %.2f, second %.2f px/s" % [before, step, first, second])
+
+
+## A figure in the air, its ragdoll running with `strength`, hit in the chest; returns the bones' worst rotation gap
+## to their animated pose after each tick, and the hips' drop.
+func hit(strength: float) -> Dictionary:
+	var figure := Ragdolls.figure(self, Vector2(300, 200))
+	var bones: Array = figure["bones"]
+	var rest := rotations_of(bones)
+	var hips_before: Vector2 = bones[0].global_position
+	var ragdoll := Ragdolls.ragdoll(self, figure)
+	ragdoll.strength = strength
+	await ticks(3)
+	ragdoll.start()
+	await ticks(5)
+	var chest: Bone2D = bones[2]
+	ragdoll.apply_impulse(chest, Vector2(60, 0), chest.global_position)
+	var gaps := PackedFloat32Array()
+	for tick in 60:
+		await ticks(1)
+		gaps.append(worst_rotation_gap(bones, rest))
+	var drop: float = bones[0].global_position.y - hips_before.y
+	expect(all_finite(bones), "finite after the hit")
+	free_case(figure, ["skeleton"])
+	ragdoll.queue_free()
+	return {"gaps": gaps, "drop": drop}
+
+
+func test_a_hit_character_recovers_with_strength_1_and_falls_with_0() -> void:
+	var strong := await hit(1.0)
+	var gaps: PackedFloat32Array = strong["gaps"]
+	var largest := 0.0
+	for g in gaps:
+		largest = maxf(largest, g)
+	expect(largest > 0.05, "the hit shows: the worst joint turns %.3f rad" % largest)
+	expect(gaps[gaps.size() - 1] < 0.1, "strength 1: back within 0.1 rad of the animated pose after 1 s: %.4f rad" % gaps[gaps.size() - 1])
+	expect(absf(strong["drop"]) < 5.0, "strength 1: the hips stay up: %.2f px" % strong["drop"])
+	var limp := await hit(0.0)
+	expect(limp["drop"] > 100.0, "strength 0: it falls: hips %.1f px lower after 1 s" % limp["drop"])
+	print("ragdoll hit: strength 1 worst gap %.3f rad, %.4f rad after 1 s, hips %.2f px; strength 0 hips fell %.1f px" % [largest, gaps[gaps.size() - 1], strong["drop"], limp["drop"]])
+
+
+func test_blending_in_and_out_moves_no_joint_more_than_the_motion() -> void:
+	var figure := Ragdolls.figure(self, Vector2(300, 250))
+	var bones: Array = figure["bones"]
+	var rest := rotations_of(bones)
+	var ragdoll := Ragdolls.ragdoll(self, figure)
+	var swing := func(t: int) -> PackedFloat32Array:
+		var pose := rest.duplicate()
+		pose[4] = rest[4] + 0.6 * sin(t * 0.15)
+		pose[6] = rest[6] - 0.6 * sin(t * 0.15)
+		pose[1] = rest[1] + 0.2 * sin(t * 0.1)
+		return pose
+	var animated := []
+	var written := []
+	var start_tick := 20
+	var stop_tick := 80
+	var blend_ticks := 30
+	for t in 130:
+		await ticks(1)
+		written.append(rotations_of(bones))
+		# The animation poses the bones before the ragdoll's tick (an AnimationPlayer in physics mode would).
+		var pose: PackedFloat32Array = swing.call(t)
+		animated.append(pose)
+		for i in bones.size():
+			bones[i].rotation = pose[i]
+		if t == start_tick:
+			ragdoll.start()
+		elif t == stop_tick:
+			ragdoll.stop(blend_ticks / 60.0)
+	# Tick t's reading shows what the ragdoll wrote in tick t - 1, posed as animated[t - 1].
+	var worst_in := 0.0
+	var bound_in := 0.0
+	for t in range(start_tick - 3, start_tick + 4):
+		bound_in = maxf(bound_in, largest_rotation_difference(animated[t], animated[t - 1]))
+	for t in range(start_tick + 1, start_tick + 4):
+		worst_in = maxf(worst_in, largest_rotation_difference(written[t + 1], written[t]))
+	expect(worst_in <= bound_in + 0.02, "blending in: %.4f rad in a tick, the animation moves %.4f" % [worst_in, bound_in])
+	# Out: from the frozen physics pose to the animation, linearly over blend_ticks.
+	var frozen: PackedFloat32Array = written[stop_tick]
+	var worst_excess := 0.0
+	for t in range(stop_tick + 1, stop_tick + blend_ticks + 3):
+		for i in bones.size():
+			var moved := absf(angle_difference(written[t][i], written[t + 1][i]))
+			var animation := absf(angle_difference(animated[t - 1][i], animated[t][i]))
+			var gap := maxf(absf(angle_difference(frozen[i], animated[t - 1][i])), absf(angle_difference(frozen[i], animated[t][i])))
+			worst_excess = maxf(worst_excess, moved - (animation + gap / blend_ticks))
+	expect(worst_excess <= 1e-3, "blending out: no joint moves more than the animation plus its share of the gap (%.5f rad over)" % worst_excess)
+	var last := written.size() - 1
+	expect(largest_rotation_difference(written[last], animated[last - 1]) < 1e-6, "after the blend the bones are the animation's")
+	expect(not ragdoll.is_running(), "not running after the blend")
+	print("ragdoll blend: in %.4f rad/tick (animation %.4f); out at most %.5f rad over the animation plus the blend" % [worst_in, bound_in, worst_excess])
