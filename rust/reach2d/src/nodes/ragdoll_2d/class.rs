@@ -1,9 +1,10 @@
 //! The `Ragdoll2D` class: its properties (in inspector order) and the methods scripts call.
 
-use godot::classes::{Bone2D, Node2D};
+use godot::classes::{Animation, Bone2D, Node2D};
 use godot::prelude::*;
 
 use super::bodies::Bodies;
+use super::record::Recording;
 use super::state::{Phase, Problem, RagdollState};
 use crate::character_weight::CharacterLink;
 use crate::checked;
@@ -108,6 +109,7 @@ pub struct Ragdoll2D {
     pub(super) state: RagdollState,
     pub(super) bodies: Bodies,
     pub(super) character: CharacterLink,
+    pub(super) recording: Option<Recording>,
     pub(super) base: Base<Node2D>,
 }
 
@@ -202,6 +204,30 @@ impl Ragdoll2D {
         match self.check_setup() {
             Ok(()) => GString::new(),
             Err(problem) => problem.message().into(),
+        }
+    }
+
+    /// Bakes what the ragdoll writes into [param animation]: from now on, every physics tick in which it writes
+    /// the bones adds a key per bone's rotation (and the root's position), the track paths taken from
+    /// [param root_node] (the [AnimationPlayer]'s root). Keys the current pose at time 0. Call [method start] (and
+    /// [method stop]) as usual, then [method stop_recording]: the fall replays as an animation. A recording
+    /// already running is finished first.
+    #[func]
+    pub fn start_recording(&mut self, animation: Gd<Animation>, root_node: Gd<Node>) {
+        self.stop_recording();
+        if crate::editor::in_editor() || self.check_setup().is_err() {
+            godot_error!("Ragdoll2D.start_recording: the ragdoll cannot run here ({}): nothing recorded", self.get_setup_warning());
+            return;
+        }
+        let with_position = !self.state.rig.anchored;
+        self.recording = Some(Recording::new(animation, &root_node, &self.state.rig.bones, with_position));
+    }
+
+    /// Ends the recording: the animation's length is the time recorded.
+    #[func]
+    pub fn stop_recording(&mut self) {
+        if let Some(recording) = self.recording.take() {
+            recording.finish();
         }
     }
 

@@ -30,6 +30,14 @@ impl Ragdoll2D {
         if in_editor() || !self.ensure_built() {
             return;
         }
+        self.tick(delta);
+        if let Some(recording) = self.recording.as_mut() {
+            recording.advance(delta, &self.state.rig.bones);
+        }
+    }
+
+    /// The tick's work, by phase.
+    fn tick(&mut self, delta: f64) {
         let delta = delta as f32;
         if !self.read_animated() {
             self.tear_down();
