@@ -2,12 +2,14 @@
 //!
 //! `class.rs` the class, its properties and its methods; `callbacks.rs` its engine callbacks (one `INode2D` block);
 //! `bodies.rs` the bodies, shapes and joints on the physics server; `state.rs` what it keeps between frames (the
-//! bones, their animated and written poses, the phase); `frame.rs` one physics tick and one process frame;
+//! bones, their animated and written poses, the phase); `frame.rs` one physics tick and one process frame; `drive.rs` the limits and the active ragdoll's pull, on the
+//! velocities;
 //! `gizmo.rs` the editor's drawing; `record.rs` the bake (the written pose keyed into an `Animation`). The geometry is `reach2d_core::ragdoll`'s.
 
 mod bodies;
 mod callbacks;
 mod class;
+mod drive;
 mod frame;
 mod gizmo;
 mod record;

@@ -93,7 +93,10 @@ impl Bodies {
             server.shape_set_data(shape, &Vector2::new(capsule.radius.max(0.01), height).to_variant());
             // A capsule shape stands along its y axis: turned to lie along the bone, centred half a bone along it.
             let along = Vector2::from_angle(offset) * (0.5 * capsule.length);
-            server.body_add_shape_ex(body, shape).transform(Transform2D::from_angle_origin(offset + FRAC_PI_2, along)).done();
+            server
+                .body_add_shape_ex(body, shape)
+                .transform(Transform2D::from_angle_origin(offset + FRAC_PI_2, along))
+                .done();
             server.body_set_param(body, BodyParameter::MASS, &mass.to_variant());
             let inertia = capsule_inertia(mass, capsule.length, capsule.radius);
             server.body_set_param(body, BodyParameter::INERTIA, &inertia.to_variant());

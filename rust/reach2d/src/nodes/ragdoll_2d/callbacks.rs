@@ -32,14 +32,15 @@ impl INode2D for Ragdoll2D {
     }
 
     fn physics_process(&mut self, delta: f64) {
-        self.physics_tick(delta);
+        // Counted (debug and bench builds): a frame must not allocate.
+        crate::frame::counted(|| self.physics_tick(delta));
     }
 
     fn process(&mut self, _delta: f64) {
         if in_editor() {
             self.base_mut().queue_redraw();
         } else {
-            self.process_frame();
+            crate::frame::counted(|| self.process_frame());
         }
     }
 

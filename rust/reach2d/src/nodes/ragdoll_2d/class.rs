@@ -216,7 +216,10 @@ impl Ragdoll2D {
     pub fn start_recording(&mut self, animation: Gd<Animation>, root_node: Gd<Node>) {
         self.stop_recording();
         if crate::editor::in_editor() || self.check_setup().is_err() {
-            godot_error!("Ragdoll2D.start_recording: the ragdoll cannot run here ({}): nothing recorded", self.get_setup_warning());
+            godot_error!(
+                "Ragdoll2D.start_recording: the ragdoll cannot run here ({}): nothing recorded",
+                self.get_setup_warning()
+            );
             return;
         }
         let with_position = !self.state.rig.anchored;

@@ -9,8 +9,7 @@
 use godot::prelude::*;
 use reach2d_core::Vec2;
 use reach2d_core::ragdoll::{
-    BodyMotion, BodyPlacement, Capsule, JointFrame, blend_pose, bone_rotation, drive_velocity, joint_frame,
-    limit_velocity, mass_of, past_limit, place_capsule, point_velocity,
+    BodyMotion, BodyPlacement, Capsule, blend_pose, bone_rotation, joint_frame, mass_of, place_capsule,
 };
 use reach2d_core::write_back::BonePose;
 
@@ -257,7 +256,7 @@ impl Ragdoll2D {
     }
 
     /// The anchor's placement, for a branch: the root's parent bone, its x axis.
-    fn anchor_target(&self) -> Option<BodyPlacement> {
+    pub(super) fn anchor_target(&self) -> Option<BodyPlacement> {
         if !self.state.rig.anchored {
             return None;
         }
@@ -315,69 +314,6 @@ impl Ragdoll2D {
         }
     }
 
-    /// Each limited joint back on its limit when it is past it, and its relative turn held so that it ends the next
-    /// step within its limit, the change shared
-    /// between the two bodies by their inertia (all of it on the child when its parent is the anchor, which the
-    /// animation moves). The pins carry no server limit (Godot 4.6's gave NaN here), so this holds them alike on
-    /// every physics server.
-    fn hold_limits(&mut self, delta: f32) {
-        let anchor_angle = self.anchor_target().map_or(0.0, |a| a.angle);
-        let state = &mut self.state;
-        for i in 0..state.placements.len() {
-            let Some(frame) = state.frames[i] else { continue };
-            let parent = state.rig.parents[i];
-            let (parent_angle, parent_velocity) = match parent {
-                Some(p) => (state.placements[p].angle - offset(state.frames[p]), state.angular[p]),
-                None => (anchor_angle, 0.0),
-            };
-            let mut relative = reach2d_core::wrap_angle(state.placements[i].angle - frame.child_offset - parent_angle);
-            // A joint pushed past its limit (contacts win over a velocity) is turned back onto it about its pin.
-            let past = 0.5 * past_limit(relative, frame.half_width);
-            if past != 0.0 {
-                state.placements[i].angle -= past;
-                relative -= past;
-                self.bodies.place(i, state.placements[i]);
-            }
-            let velocity = state.angular[i] - parent_velocity;
-            let change = limit_velocity(relative, velocity, frame.half_width, delta) - velocity;
-            if change == 0.0 {
-                continue;
-            }
-            let child_inertia = self.bodies.inertia(i);
-            let parent_inertia = parent.map_or(f32::INFINITY, |p| self.bodies.inertia(p));
-            let child_share = if parent_inertia.is_finite() { parent_inertia / (parent_inertia + child_inertia) } else { 1.0 };
-            state.angular[i] += change * child_share;
-            if let Some(p) = parent {
-                state.angular[p] -= change * (1.0 - child_share);
-            }
-        }
-    }
-
-    /// The active ragdoll: each body's velocity pulled toward what brings it to its target; gravity by
-    /// `1 - strength`.
-    fn drive(&mut self, delta: f32) {
-        self.bodies.set_gravity_scale(1.0 - self.strength);
-        if self.strength <= 0.0 {
-            return;
-        }
-        let state = &mut self.state;
-        for i in 0..state.placements.len() {
-            let (now, target, motion) = (state.placements[i], state.targets[i], state.motions[i]);
-            let gap = reach2d_core::wrap_angle(target.angle - now.angle);
-            state.angular[i] = drive_velocity(state.angular[i], gap, motion.angular_velocity, self.strength, delta);
-            if i == 0 && !state.rig.anchored {
-                let centre = Vec2::new(0.5 * self.bodies.length(i), 0.0);
-                let (at, wanted) = (now.point(centre), target.point(centre));
-                let animated = point_velocity(motion, target.origin, wanted);
-                let gap = wanted - at;
-                let linear = state.linear[i];
-                let x = drive_velocity(linear.x, gap.x, animated.x, self.strength, delta);
-                let y = drive_velocity(linear.y, gap.y, animated.y, self.strength, delta);
-                state.linear[i] = Vector2::new(x, y);
-            }
-        }
-    }
-
     /// The bodies' pose as local rotations (and the root's position) into `physics`, root to tip through the new
     /// global transforms.
     fn physics_pose(&mut self) {
@@ -390,7 +326,8 @@ impl Ragdoll2D {
                 Some(p) => state.globals[p],
                 None => {
                     if !state.rig.anchored {
-                        let inverse = root_parent.matrix2.try_inverse().map(|m| m * (body.origin - root_parent.translation));
+                        let inverse =
+                            root_parent.matrix2.try_inverse().map(|m| m * (body.origin - root_parent.translation));
                         pose.position = inverse.filter(|p| p.is_finite()).unwrap_or(pose.position);
                         state.physics_root = pose.position;
                     }
@@ -455,10 +392,5 @@ fn target_of(state: &RagdollState, i: usize) -> Option<BodyPlacement> {
 
 /// The offset of a joint's child body (0 without a limit).
 fn offset_of(joint: &JointSpec) -> f32 {
-    offset(joint.frame)
-}
-
-/// The offset of a body with joint frame `frame`.
-fn offset(frame: Option<JointFrame>) -> f32 {
-    frame.map_or(0.0, |f| f.child_offset)
+    joint.frame.map_or(0.0, |f| f.child_offset)
 }

@@ -34,7 +34,9 @@ pub fn draw(node: &mut Gd<Node2D>, rig: &Rig, width: f32, widths: &PackedFloat32
             node.draw_line(vector2(to_local(start + offset)), vector2(to_local(end + offset)), CAPSULE);
         }
         let radius = capsule.radius.max(1.0);
-        for (centre, from) in [(start, p.angle + core::f32::consts::FRAC_PI_2), (end, p.angle - core::f32::consts::FRAC_PI_2)] {
+        for (centre, from) in
+            [(start, p.angle + core::f32::consts::FRAC_PI_2), (end, p.angle - core::f32::consts::FRAC_PI_2)]
+        {
             let c = vector2(to_local(centre));
             node.draw_arc(c, radius, from, from + core::f32::consts::PI, 12, CAPSULE);
         }

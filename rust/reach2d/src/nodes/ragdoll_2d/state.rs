@@ -1,11 +1,11 @@
 //! What a `Ragdoll2D` keeps between frames: its bones (resolved when the setup changes, never per frame), their
 //! animated and written poses, the bodies' pose as rotations, and the phase.
 
+use glam::Affine2;
 use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
-use reach2d_core::Vec2;
-use glam::Affine2;
 use reach2d_core::AngleLimit;
+use reach2d_core::Vec2;
 use reach2d_core::ragdoll::{BodyMotion, BodyPlacement, JointFrame};
 use reach2d_core::write_back::BonePose;
 
