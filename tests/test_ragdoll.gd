@@ -168,10 +168,12 @@ func test_warnings_say_one_thing_each() -> void:
 	expect(ragdoll.weight == 1.0, "a NaN weight is refused")
 	ragdoll.strength = 2.0
 	expect(ragdoll.strength == 0.0, "a strength above 1 is refused")
-	ragdoll.set("root_bone", Node2D.new())
+	var stranger := Node2D.new()
+	ragdoll.set("root_bone", stranger)
 	expect(ragdoll.root_bone == figure["bones"][0], "a Node2D is no root bone")
-	ragdoll.apply_impulse(Node2D.new(), Vector2.ONE, Vector2.ZERO)
+	ragdoll.apply_impulse(stranger, Vector2.ONE, Vector2.ZERO)
 	expect(not ragdoll.is_running(), "an impulse on a stranger starts nothing")
+	stranger.free()
 
 
 func test_freed_with_its_bodies_and_bones_freed_under_it() -> void:
@@ -198,3 +200,41 @@ func test_freed_with_its_bodies_and_bones_freed_under_it() -> void:
 	await ticks(2)
 	figure["skeleton"].queue_free()
 	await ticks(2)
+
+
+## Every numeric property Ragdoll2D declares (read from ClassDB), a bad value by every route a script has: one error
+## each, the last good value kept (as tests/test_every_route.gd holds the other nodes to).
+func test_every_property_by_every_route() -> void:
+	var checked := 0
+	for property in ClassDB.class_get_property_list("Ragdoll2D", true):
+		if not (property["usage"] & PROPERTY_USAGE_STORAGE and property["type"] in [TYPE_FLOAT, TYPE_INT]):
+			continue
+		var name: String = property["name"]
+		var bad: Array = [NAN, INF, -INF, -1.0]
+		if property["type"] == TYPE_INT:
+			bad = [-1, 1 << 32]
+		for route in ["set", "setter", "call"]:
+			for value in bad:
+				var node: Node2D = ClassDB.instantiate("Ragdoll2D")
+				var before: Variant = node.get(name)
+				var errors := error_log.messages.size()
+				match route:
+					"set":
+						node.set(name, value)
+					"setter":
+						node.call("set_" + name, value)
+					"call":
+						node.callv("set_" + name, [value])
+				expect(node.get(name) == before, "Ragdoll2D.%s by %s = %s: kept %s, got %s" % [name, route, value, before, node.get(name)])
+				expect(error_log.messages.size() - errors == 1, "Ragdoll2D.%s by %s = %s: one error" % [name, route, value])
+				node.free()
+				checked += 1
+	for name in ["bone_widths", "bone_masses"]:
+		var node: Node2D = ClassDB.instantiate("Ragdoll2D")
+		var errors := error_log.messages.size()
+		node.set(name, PackedFloat32Array([4.0, NAN]))
+		expect(node.get(name).is_empty(), "%s with a NaN entry refused" % name)
+		expect(error_log.messages.size() - errors == 1, "%s: one error" % name)
+		node.free()
+	# 7 floats x 4 values + 2 layer masks x 2 values, by 3 routes.
+	expect(checked >= (7 * 4 + 2 * 2) * 3, "Ragdoll2D's numeric properties found: %d cases" % checked)

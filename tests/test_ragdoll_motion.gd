@@ -66,8 +66,8 @@ func hit(strength: float) -> Dictionary:
 		gaps.append(worst_rotation_gap(bones, rest))
 	var drop: float = bones[0].global_position.y - hips_before.y
 	expect(all_finite(bones), "finite after the hit")
+	ragdoll.free()
 	free_case(figure, ["skeleton"])
-	ragdoll.queue_free()
 	return {"gaps": gaps, "drop": drop}
 
 

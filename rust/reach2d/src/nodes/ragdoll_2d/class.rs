@@ -275,18 +275,21 @@ impl Ragdoll2D {
         }
     }
 
-    /// The setup's problem, if any, noted once (one message per problem).
+    /// The setup's problem, if any, noted as the configuration warning (printed only when a tick meets it:
+    /// [`Ragdoll2D::tell`]).
     pub(super) fn check_setup(&mut self) -> Result<(), Problem> {
         let result = self.state.resolve(self.root_bone.as_ref());
-        let problem = result.err();
-        if self.state.note(problem) {
-            if let Some(problem) = problem {
-                if !crate::editor::in_editor() {
-                    godot_warn!("Ragdoll2D '{}': {}", self.base().get_name(), problem.message());
-                }
-            }
+        if self.state.note(result.err()) {
             self.base_mut().update_configuration_warnings();
         }
         result
+    }
+
+    /// Prints `problem` once, when a physics tick meets it (the ragdoll cannot run), until the setup works again.
+    pub(super) fn tell(&mut self, problem: Problem) {
+        if self.state.told != Some(problem) {
+            self.state.told = Some(problem);
+            godot_warn!("Ragdoll2D '{}': {}", self.base().get_name(), problem.message());
+        }
     }
 }

@@ -73,14 +73,38 @@ impl Ragdoll2D {
         }
     }
 
-    /// The process frame: the running pose written again over what an animation wrote since the physics tick.
+    /// The process frame: the running pose written again over what an animation wrote since the physics tick
+    /// (nothing when no bone holds anything but the node's own write).
     pub(super) fn process_frame(&mut self) {
         if in_editor() || matches!(self.state.phase, Phase::Animated) || !self.state.has_written {
             return;
         }
-        if self.read_animated() {
+        if self.state.rig.alive() && self.read_overwritten() {
             self.write(self.blend_weight());
         }
+    }
+
+    /// The animation's rotations (and root position) where it wrote since the node did; `true` when it wrote any.
+    fn read_overwritten(&mut self) -> bool {
+        let state = &mut self.state;
+        let mut overwritten = false;
+        for (i, bone) in state.rig.bones.iter().enumerate() {
+            let rotation = bone.get_rotation();
+            if rotation.to_bits() != state.written[i].to_bits() {
+                state.animated_rotations[i] = rotation;
+                state.animated[i].rotation = rotation;
+                overwritten = true;
+            }
+        }
+        if let (false, Some(root)) = (state.rig.anchored, state.rig.bones.first()) {
+            let position = root.get_position();
+            if position != state.written_root {
+                state.animated_root = vec2(position);
+                state.animated[0].position = state.animated_root;
+                overwritten = true;
+            }
+        }
+        overwritten
     }
 
     /// How much of the physics pose is written now.
@@ -100,7 +124,8 @@ impl Ragdoll2D {
         if self.bodies.is_built() && stale {
             self.tear_down();
         }
-        if self.check_setup().is_err() {
+        if let Err(problem) = self.check_setup() {
+            self.tell(problem);
             return false;
         }
         self.bodies.is_built() || self.build()
@@ -162,15 +187,16 @@ impl Ragdoll2D {
             self.state.motions[i] = BodyMotion::default();
         }
         self.state.has_targets = true;
+        self.state.told = None;
         true
     }
 
     /// Notes `problem` (told once) and gives `false`.
     fn refuse(&mut self, problem: Problem) -> bool {
         if self.state.note(Some(problem)) {
-            godot_warn!("Ragdoll2D '{}': {}", self.base().get_name(), problem.message());
             self.base_mut().update_configuration_warnings();
         }
+        self.tell(problem);
         false
     }
 

@@ -142,8 +142,9 @@ pub struct RagdollState {
     pub blended: Vec<f32>,
     /// `false` until the targets hold a pose (no velocity is taken from before it).
     pub has_targets: bool,
-    /// The problem last reported, so each is told once.
+    /// The problem last noted (the configuration warning), and the one last printed, so each is told once.
     noted: Option<Problem>,
+    pub told: Option<Problem>,
     checked_once: bool,
 }
 
