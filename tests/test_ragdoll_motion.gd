@@ -135,3 +135,35 @@ func test_blending_in_and_out_moves_no_joint_more_than_the_motion() -> void:
 	expect(largest_rotation_difference(written[last], animated[last - 1]) < 1e-6, "after the blend the bones are the animation's")
 	expect(not ragdoll.is_running(), "not running after the blend")
 	print("ragdoll blend: in %.4f rad/tick (animation %.4f); out at most %.5f rad over the animation plus the blend" % [worst_in, bound_in, worst_excess])
+
+
+func test_a_branch_hangs_from_its_animated_parent_bone() -> void:
+	var figure := Ragdolls.figure(self, Vector2(300, 300))
+	var bones: Array = figure["bones"]
+	var arm: Array = [bones[4], bones[5]]
+	var ragdoll: Node2D = ClassDB.instantiate("Ragdoll2D")
+	add_child(ragdoll)
+	ragdoll.root_bone = arm[0]
+	ragdoll.set_angle_limits(1, -2.4, 0.05)
+	expect(ragdoll.get_bone_count() == 2, "the branch: the upper arm and the forearm (%d)" % ragdoll.get_bone_count())
+	await ticks(2)
+	var shoulder_local: Vector2 = arm[0].position
+	var chest: Bone2D = bones[2]
+	ragdoll.start()
+	var worst_attach := 0.0
+	var worst_limit := 0.0
+	var turned := 0.0
+	var rest: float = arm[0].rotation
+	for tick in 90:
+		# The animation swings the chest; the arm hangs from it.
+		chest.rotation = 0.4 * sin(tick * 0.1)
+		await ticks(1)
+		worst_attach = maxf(worst_attach, arm[0].position.distance_to(shoulder_local))
+		var r := wrapf(arm[1].rotation, -PI, PI)
+		worst_limit = maxf(worst_limit, maxf(-2.4 - r, r - 0.05))
+		turned = maxf(turned, absf(angle_difference(rest, arm[0].rotation)))
+	expect(all_finite(bones), "finite")
+	expect(worst_attach == 0.0, "the branch's root keeps its place on the chest (its position is never written): %.4f px" % worst_attach)
+	expect(turned > 0.1, "the arm swings by itself: %.3f rad" % turned)
+	expect(worst_limit <= 0.05, "the elbow stays within its limit (±0.05 rad): %.4f rad" % worst_limit)
+	print("ragdoll branch: the arm turned %.3f rad, elbow past its limit %.4f rad" % [turned, worst_limit])

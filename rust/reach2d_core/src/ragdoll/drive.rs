@@ -45,7 +45,8 @@ pub fn joint_frame(limit: AngleLimit, rotation: f32, handedness: f32, child_axis
 /// value or a delta that is not positive leaves `velocity` as it is.
 #[must_use]
 pub fn limit_velocity(relative: f32, velocity: f32, half_width: f32, delta: f32) -> f32 {
-    if !(delta > 0.0) || !(relative.is_finite() && velocity.is_finite() && half_width.is_finite()) {
+    let usable = delta > 0.0 && relative.is_finite() && velocity.is_finite() && half_width.is_finite();
+    if !usable {
         return velocity;
     }
     let half_width = half_width.max(0.0);
@@ -69,7 +70,8 @@ pub fn past_limit(relative: f32, half_width: f32) -> f32 {
 /// delta that is not positive leaves `current` as it is.
 #[must_use]
 pub fn drive_velocity(current: f32, gap: f32, animated: f32, strength: f32, delta: f32) -> f32 {
-    if !(strength > 0.0 && delta > 0.0) || !(current.is_finite() && gap.is_finite() && animated.is_finite()) {
+    let usable = strength > 0.0 && delta > 0.0 && current.is_finite() && gap.is_finite() && animated.is_finite();
+    if !usable {
         return current;
     }
     let fraction = 1.0 - (-strength.min(1.0) * DRIVE_RATE * delta).exp();
