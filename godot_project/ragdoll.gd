@@ -4,23 +4,8 @@ extends "res://common/demo.gd"
 ## around (scale.x = -1) makes the fall the mirror image. Not in the menu's list: open the scene and run it (F6).
 
 const Rig := preload("res://common/rig.gd")
-## name, parent index, position in the parent, length, bone angle, rotation, limit min, limit max (see
-## tests/lib/ragdolls.gd, the same figure).
-const BONES := [
-	["Hips", -1, Vector2(0, 0), 20.0, -PI / 2, 0.0, 0.0, 0.0],
-	["Belly", 0, Vector2(0, -20), 22.0, -PI / 2, 0.0, -0.5, 0.5],
-	["Chest", 1, Vector2(0, -22), 24.0, -PI / 2, 0.0, -0.5, 0.5],
-	["Head", 2, Vector2(0, -24), 18.0, -PI / 2, 0.0, -0.6, 0.6],
-	["UpperArmL", 2, Vector2(0, -20), 26.0, PI / 2, 0.3, -2.8, 2.8],
-	["ForeArmL", 4, Vector2(0, 26), 24.0, PI / 2, -0.2, -2.4, 0.05],
-	["UpperArmR", 2, Vector2(0, -20), 26.0, PI / 2, -0.3, -2.8, 2.8],
-	["ForeArmR", 6, Vector2(0, 26), 24.0, PI / 2, -0.1, -2.4, 0.05],
-	["ThighL", 0, Vector2(0, 0), 34.0, PI / 2, 0.15, -1.6, 1.2],
-	["ShinL", 8, Vector2(0, 34), 32.0, PI / 2, 0.1, -0.05, 2.2],
-	["ThighR", 0, Vector2(0, 0), 34.0, PI / 2, -0.15, -1.6, 1.2],
-	["ShinR", 10, Vector2(0, 34), 32.0, PI / 2, 0.05, -0.05, 2.2],
-]
-
+const Figure := preload("res://common/ragdoll_figure.gd")
+const BONES := Figure.BONES
 var character: Node2D
 var bones: Array[Bone2D] = []
 var ragdoll: Node2D
@@ -50,13 +35,9 @@ func _demo_ready() -> void:
 	character = Node2D.new()
 	character.position = Vector2(480, 390)
 	add_child(character)
-	var skeleton := Skeleton2D.new()
-	character.add_child(skeleton)
-	for spec in BONES:
-		var holder: Node = skeleton if spec[1] < 0 else bones[spec[1]]
-		var b := Rig.bone(holder, spec[0], spec[2], spec[3], spec[4], spec[5])
-		Rig.limb(b, 9.0 if spec[0] != "Head" else 16.0, Color(0.85, 0.75, 0.6))
-		bones.append(b)
+	bones = Figure.figure(character, Vector2.ZERO)["bones"]
+	for b in bones:
+		Rig.limb(b, 9.0 if b.name != "Head" else 16.0, Color(0.85, 0.75, 0.6))
 	ragdoll = ClassDB.instantiate("Ragdoll2D")
 	add_child(ragdoll)
 	ragdoll.root_bone = bones[0]
