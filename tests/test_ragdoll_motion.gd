@@ -167,3 +167,52 @@ func test_a_branch_hangs_from_its_animated_parent_bone() -> void:
 	expect(turned > 0.1, "the arm swings by itself: %.3f rad" % turned)
 	expect(worst_limit <= 0.05, "the elbow stays within its limit (±0.05 rad): %.4f rad" % worst_limit)
 	print("ragdoll branch: the arm turned %.3f rad, elbow past its limit %.4f rad" % [turned, worst_limit])
+
+
+func test_a_character_weight_multiplies_the_weight() -> void:
+	# A: the ragdoll's own weight 0.5. B: weight 1 under a CharacterWeight2D of 0.5. Both fall alike.
+	var holders := [Node2D.new(), Node2D.new()]
+	for h in holders:
+		add_child(h)
+	var a := Ragdolls.figure(holders[0], Vector2(200, 200))
+	var b := Ragdolls.figure(holders[1], Vector2(600, 200))
+	var ra := Ragdolls.ragdoll(holders[0], a)
+	ra.weight = 0.5
+	var blend: Node2D = ClassDB.instantiate("CharacterWeight2D")
+	holders[1].add_child(blend)
+	blend.weight = 0.5
+	var rb := Ragdolls.ragdoll(holders[1], b)
+	await ticks(3)
+	ra.start()
+	rb.start()
+	var worst := 0.0
+	var start: float = a["bones"][0].global_position.y
+	for tick in 40:
+		await ticks(1)
+		var pa := Ragdolls.points_of(a["bones"])
+		for i in pa.size():
+			pa[i] += Vector2(400, 0)
+		worst = maxf(worst, largest_distance(pa, Ragdolls.points_of(b["bones"])))
+	var moved: float = a["bones"][0].global_position.y - start
+	# Half of a 40-tick fall (about 216 px at 980 px/s², less the damping).
+	expect(moved > 50.0 and moved < 150.0, "the half-weighted fall moves the hips half as far: %.2f px" % moved)
+	expect(worst < 1e-2, "weight 1 under a CharacterWeight2D of 0.5 writes what weight 0.5 writes: %.5f px apart" % worst)
+	print("ragdoll character weight: %.5f px apart (the hips moved %.2f px)" % [worst, moved])
+
+
+func test_a_teleported_character_falls_without_the_jump_as_speed() -> void:
+	var mover := Node2D.new()
+	mover.position = Vector2(100, 200)
+	add_child(mover)
+	var figure := Ragdolls.figure(mover, Vector2.ZERO)
+	var bones: Array = figure["bones"]
+	var ragdoll := Ragdolls.ragdoll(self, figure)
+	await ticks(3)
+	mover.position.x += 3000.0
+	ragdoll.start()
+	await ticks(2)
+	var x0: float = bones[0].global_position.x
+	await ticks(1)
+	var speed: float = absf(bones[0].global_position.x - x0) * 60.0
+	expect(absf(x0 - 3100.0) < 1.0, "the fall starts where the character was put: x %.2f" % x0)
+	expect(speed < 10.0, "a teleport is no velocity: %.3f px/s across" % speed)
