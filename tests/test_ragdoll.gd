@@ -238,3 +238,24 @@ func test_every_property_by_every_route() -> void:
 		node.free()
 	# 7 floats x 4 values + 2 layer masks x 2 values, by 3 routes.
 	expect(checked >= (7 * 4 + 2 * 2) * 3, "Ragdoll2D's numeric properties found: %d cases" % checked)
+
+
+func test_a_collapsed_skeleton_is_told_once_and_writes_no_nan() -> void:
+	# Godot keeps a zero scale as 1e-5: both axes collapsed leave an area of 1e-10, too small for a body.
+	var figure := Ragdolls.figure(self, Vector2(300, 300), Vector2(0, 0))
+	var ragdoll := Ragdolls.ragdoll(self, figure)
+	await ticks(5)
+	ragdoll.start()
+	await ticks(5)
+	expect(ragdoll.get_setup_warning().contains("collapsed"), "the warning says why: %s" % ragdoll.get_setup_warning())
+	expect(error_log.count("collapsed") == 1, "told once in 10 ticks: %d" % error_log.count("collapsed"))
+	expect(not ragdoll.is_running(), "not running")
+	var finite := true
+	for b in figure["bones"]:
+		finite = finite and is_finite(b.rotation) and b.position.is_finite()
+	expect(finite, "no NaN written")
+	figure["skeleton"].scale = Vector2.ONE
+	await ticks(2)
+	expect(ragdoll.get_setup_warning() == "", "fixed: no warning (%s)" % ragdoll.get_setup_warning())
+	ragdoll.start()
+	expect(ragdoll.is_running(), "runs once the skeleton has a scale again")

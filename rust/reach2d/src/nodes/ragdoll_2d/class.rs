@@ -201,10 +201,8 @@ impl Ragdoll2D {
     /// Why the ragdoll cannot run, in one sentence, or an empty string when it can.
     #[func]
     pub fn get_setup_warning(&mut self) -> GString {
-        match self.check_setup() {
-            Ok(()) => GString::new(),
-            Err(problem) => problem.message().into(),
-        }
+        let _ = self.check_setup();
+        self.state.problem().map_or_else(GString::new, |p| p.message().into())
     }
 
     /// Bakes what the ragdoll writes into [param animation]: from now on, every physics tick in which it writes
@@ -279,7 +277,8 @@ impl Ragdoll2D {
     /// [`Ragdoll2D::tell`]).
     pub(super) fn check_setup(&mut self) -> Result<(), Problem> {
         let result = self.state.resolve(self.root_bone.as_ref());
-        if self.state.note(result.err()) {
+        let problem = result.err().or(self.state.build_problem);
+        if self.state.note(problem) {
             self.base_mut().update_configuration_warnings();
         }
         result

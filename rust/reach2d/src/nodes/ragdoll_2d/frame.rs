@@ -188,11 +188,16 @@ impl Ragdoll2D {
         }
         self.state.has_targets = true;
         self.state.told = None;
+        self.state.build_problem = None;
+        if self.state.note(None) {
+            self.base_mut().update_configuration_warnings();
+        }
         true
     }
 
     /// Notes `problem` (told once) and gives `false`.
     fn refuse(&mut self, problem: Problem) -> bool {
+        self.state.build_problem = Some(problem);
         if self.state.note(Some(problem)) {
             self.base_mut().update_configuration_warnings();
         }

@@ -145,6 +145,8 @@ pub struct RagdollState {
     /// The problem last noted (the configuration warning), and the one last printed, so each is told once.
     noted: Option<Problem>,
     pub told: Option<Problem>,
+    /// Why the last build failed (the bones are fine but no body can be placed), until a build works.
+    pub build_problem: Option<Problem>,
     checked_once: bool,
 }
 
@@ -173,6 +175,7 @@ impl RagdollState {
     /// Forgets the bones: the next resolve walks the tree again.
     pub fn forget(&mut self) {
         self.rig.resolved_for = None;
+        self.build_problem = None;
     }
 
     fn size_buffers(&mut self) {
