@@ -3,8 +3,9 @@
 //! with one capsule along the bone. A child body is turned in its own frame by its joint frame's offset
 //! (`reach2d_core::ragdoll::joint_frame`), so its joint's limits are symmetric; everything outside this file speaks
 //! of the bone's axis (`BodyPlacement::angle` is the axis angle), the offsets applied here at the server's edge.
-//! The pins carry no angular limit of the server's: Godot 4.6's pin limits turned these bodies' state to NaN in the
-//! first step (see `frame.rs`, `hold_limits`, which holds the limits on the velocities instead, on any server).
+//! The pins carry no angular limit of the server's: with them on, these bodies' state turned NaN in the first
+//! physics step under Godot 4.6.3 (a two-body reduction through the same server calls did not; the cause was not
+//! found). `drive.rs` (`hold_limits`) holds the limits instead, alike on any server.
 
 use core::f32::consts::FRAC_PI_2;
 

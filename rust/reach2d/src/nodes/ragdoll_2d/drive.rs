@@ -12,8 +12,8 @@ impl Ragdoll2D {
     /// Each limited joint back on its limit when it is past it, and its relative turn held so that it ends the next
     /// step within its limit, the change shared
     /// between the two bodies by their inertia (all of it on the child when its parent is the anchor, which the
-    /// animation moves). The pins carry no server limit (Godot 4.6's gave NaN here), so this holds them alike on
-    /// every physics server.
+    /// animation moves). The pins carry no server limit (see `bodies.rs`), so this holds them alike on every
+    /// physics server.
     pub(super) fn hold_limits(&mut self, delta: f32) {
         let anchor_angle = self.anchor_target().map_or(0.0, |a| a.angle);
         let state = &mut self.state;
