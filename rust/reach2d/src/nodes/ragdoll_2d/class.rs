@@ -16,7 +16,8 @@ use crate::limits::AngleLimits;
 /// Each bone's body is a capsule along the bone (its [member Bone2D.length] and [method Bone2D.get_bone_angle]),
 /// [member bone_width] thick, with a mass from its length. A pin joint at each bone's origin holds it to its parent's
 /// body, and the node keeps it within the bone's angle limit ([method set_angle_limits], on the bone's local
-/// rotation as the IK nodes take it). While the animation plays, the bodies follow the animated pose kinematically (they push other bodies).
+/// rotation as the IK nodes take it). While the animation plays, the bodies follow the animated pose kinematically
+/// (they push other bodies).
 /// [method start] hands the pose and its velocity to the physics: the character falls with its momentum.
 /// [method stop] blends back to the animation over a time, to get up. With [member strength] above 0 the ragdoll
 /// is active: each body is pulled toward the animated pose, so a character hit with [method apply_impulse] staggers

@@ -1,4 +1,4 @@
-//! One physics tick and one process frame of a `Ragdoll2D`, and building and tearing down its bodies.
+//! One physics tick and one process frame of a `Ragdoll2D`: the animated pose read, the bodies followed or read.
 //!
 //! The physics tick (priority 100, after scripts that pose the bones) reads the animated pose (each bone's rotation
 //! unless it still holds the node's own last write), places the bodies' targets there, then by phase: the bodies
