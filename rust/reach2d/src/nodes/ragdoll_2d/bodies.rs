@@ -3,9 +3,10 @@
 //! with one capsule along the bone. A child body is turned in its own frame by its joint frame's offset
 //! (`reach2d_core::ragdoll::joint_frame`), so its joint's limits are symmetric; everything outside this file speaks
 //! of the bone's axis (`BodyPlacement::angle` is the axis angle), the offsets applied here at the server's edge.
-//! The pins carry no angular limit of the server's: with them on, these bodies' state turned NaN in the first
-//! physics step under Godot 4.6.3 (a two-body reduction through the same server calls did not; the cause was not
-//! found). `drive.rs` (`hold_limits`) holds the limits instead, alike on any server.
+//! The pins carry no angular limit of the server's: Godot's pin limits are known not to hold or to spin the bodies
+//! (godotengine/godot#91691, #88481; the fix, #104539, is not merged), and with them on these bodies' state turned
+//! NaN in the first physics step under Godot 4.6.3. `drive.rs` (`hold_limits`) holds the limits instead, alike on
+//! any server.
 
 use core::f32::consts::FRAC_PI_2;
 
