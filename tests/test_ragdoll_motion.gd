@@ -216,3 +216,29 @@ func test_a_teleported_character_falls_without_the_jump_as_speed() -> void:
 	var speed: float = absf(bones[0].global_position.x - x0) * 60.0
 	expect(absf(x0 - 3100.0) < 1.0, "the fall starts where the character was put: x %.2f" % x0)
 	expect(speed < 10.0, "a teleport is no velocity: %.3f px/s across" % speed)
+
+
+func test_start_stop_and_start_again() -> void:
+	make_box(Vector2(300, 700), Vector2(1200, 200))
+	var figure := Ragdolls.figure(self, Vector2(300, 400))
+	var bones: Array = figure["bones"]
+	var rest := rotations_of(bones)
+	var ragdoll := Ragdolls.ragdoll(self, figure)
+	await ticks(3)
+	ragdoll.start()
+	await ticks(40)
+	var fallen: Vector2 = bones[0].global_position
+	expect(fallen.y > 450.0, "the first fall: hips at %s" % fallen)
+	ragdoll.stop(0.0)
+	await ticks(2)
+	expect(not ragdoll.is_running(), "stopped")
+	expect(bones[0].global_position.distance_to(Vector2(300, 400)) < 1e-3, "back to the animated pose at once: %s" % bones[0].global_position)
+	expect(largest_rotation_difference(rotations_of(bones), rest) < 1e-6, "the animated rotations back")
+	ragdoll.start()
+	await ticks(40)
+	expect(ragdoll.is_running() and all_finite(bones), "running again, finite")
+	expect(bones[0].global_position.y > 450.0, "the second fall: hips at %s" % bones[0].global_position)
+	ragdoll.rebuild()
+	await ticks(3)
+	expect(not ragdoll.is_running() and all_finite(bones), "rebuilt: animated again, finite")
+	expect(bones[0].global_position.distance_to(Vector2(300, 400)) < 1e-3, "rebuild puts the animated pose back")
