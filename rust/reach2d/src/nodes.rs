@@ -14,6 +14,7 @@ pub mod leg_stepper_2d;
 pub mod legs;
 pub mod look_at_2d;
 pub mod path_chain_2d;
+pub mod ragdoll_2d;
 pub mod reach2d;
 pub mod reach2d_batcher;
 pub mod spring_chain_2d;

@@ -115,6 +115,7 @@ mod look_at;
 pub mod path_fit;
 mod pole;
 mod posed;
+pub mod ragdoll;
 mod refine;
 mod rig;
 mod solver;

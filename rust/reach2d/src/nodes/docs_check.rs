@@ -47,6 +47,7 @@ fn every_documented_item_has_text() {
         "LegStepper2D",
         "LookAt2D",
         "PathChain2D",
+        "Ragdoll2D",
         "SpringChain2D",
         "TwoBoneIk2D",
     ] {

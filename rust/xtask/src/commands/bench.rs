@@ -15,8 +15,8 @@ use std::time::Duration;
 /// The scripts `bench` runs, in order: the realistic (game-like) workload, the fixed-iteration easy case, the
 /// multi-effector rig against stacked chains, grounded feet against the plain legs, the path chain against the same
 /// fit in GDScript, CopyTransform2D against the same copy written in GDScript, then stepping legs against the
-/// plain legs.
-const FULL: [&str; 7] = [
+/// plain legs, and Ragdoll2D against RigidBody2D and PinJoint2D nodes with a GDScript copy loop.
+const FULL: [&str; 8] = [
     "bench_game.gd",
     "bench_nodes.gd",
     "bench_rig.gd",
@@ -24,6 +24,7 @@ const FULL: [&str; 7] = [
     "bench_path.gd",
     "bench_copy.gd",
     "bench_stepper.gd",
+    "bench_ragdoll.gd",
 ];
 
 /// Runs the benchmarks; with `quick`, only the realistic workload with a few chains (a check that it runs, not a
@@ -53,6 +54,10 @@ pub fn bench(quick: bool, only: Option<&str>, spring_only: bool) -> Result {
         let log = root.join(format!("target/godot-{name}{}.log", if quick { "-quick" } else { "" }));
         let mut cmd = godot.command();
         cmd.args(["--headless", "--path"]).arg(&project).arg("-s").arg(format!("res://bench/{script}"));
+        if script == "bench_ragdoll.gd" {
+            // One physics tick per frame, frames back to back: the frame's wall time is its whole work.
+            cmd.args(["--fixed-fps", "60"]);
+        }
         if quick {
             cmd.args(["--", "--quick"]);
         } else if spring_only {

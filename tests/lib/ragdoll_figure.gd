@@ -1,0 +1,1 @@
+../../godot_project/common/ragdoll_figure.gd
