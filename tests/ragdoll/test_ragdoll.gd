@@ -240,6 +240,24 @@ func test_every_property_by_every_route() -> void:
 	expect(checked >= (7 * 4 + 2 * 2) * 3, "Ragdoll2D's numeric properties found: %d cases" % checked)
 
 
+## The object arguments a script passes by hand: a wrong class, or null, is one sentence naming what it takes, never
+## godot-rust's conversion text, and nothing is recorded.
+func test_start_recording_refuses_wrong_arguments_in_one_sentence() -> void:
+	var node: Node2D = ClassDB.instantiate("Ragdoll2D")
+	add_child(node)
+	for arguments in [[Node2D.new(), self], [Animation.new(), 5], [null, self], [Animation.new(), null]]:
+		var errors := error_log.messages.size()
+		node.call("start_recording", arguments[0], arguments[1])
+		var said := error_log.messages.slice(errors)
+		expect(said.size() == 1, "start_recording%s: one error, got %s" % [arguments, said])
+		for message: String in said:
+			expect(not ("conversion" in message or "Gd<" in message or "1337" in message), "no godot-rust text: %s" % message)
+			expect("start_recording" in message, "names the method: %s" % message)
+		if arguments[0] is Node2D:
+			arguments[0].free()
+	node.queue_free()
+
+
 func test_a_collapsed_skeleton_is_told_once_and_writes_no_nan() -> void:
 	# Godot keeps a zero scale as 1e-5: both axes collapsed leave an area of 1e-10, too small for a body.
 	var figure := Ragdolls.figure(self, Vector2(300, 300), Vector2(0, 0))

@@ -9,7 +9,7 @@ use super::state::{Phase, Problem, RagdollState};
 use crate::runtime::character_link::CharacterLink;
 use crate::runtime::checked;
 use crate::runtime::limits::AngleLimits;
-use crate::runtime::node_property::NodeSlot;
+use crate::runtime::node_property::{NodeSlot, NodeValue};
 
 /// A ragdoll for a [Skeleton2D] character, or for one branch of it: one physics body per [Bone2D] from
 /// [member root_bone] down, built on the [PhysicsServer2D] (no nodes are added to the scene), that the bones follow.
@@ -250,7 +250,23 @@ impl Ragdoll2D {
     /// [method stop]) as usual, then [method stop_recording]: the fall replays as an animation. A recording
     /// already running is finished first.
     #[func]
-    pub fn start_recording(&mut self, animation: Gd<Animation>, root_node: Gd<Node>) {
+    pub fn start_recording(&mut self, animation: Variant, root_node: Variant) {
+        // Variants, checked here: a wrong class is one sentence, never godot-rust's conversion text.
+        let animation =
+            <Option<Gd<Animation>> as NodeValue>::checked(&animation, "Ragdoll2D.start_recording", "animation");
+        let root_node = <Option<Gd<Node>> as NodeValue>::checked(&root_node, "Ragdoll2D.start_recording", "root_node");
+        let (animation, root_node) = match (animation, root_node) {
+            (Some(Some(animation)), Some(Some(root_node))) => (animation, root_node),
+            // A wrong class was told already, in one sentence.
+            (None, _) | (_, None) => return,
+            _ => {
+                godot_error!(
+                    "Ragdoll2D.start_recording needs an Animation and the node its tracks are relative to, got null: \
+                     nothing recorded"
+                );
+                return;
+            }
+        };
         self.stop_recording();
         if crate::engine::editor::in_editor() || self.check_setup().is_err() {
             godot_error!(
