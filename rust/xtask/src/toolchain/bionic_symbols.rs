@@ -73,6 +73,7 @@ pub const SYMBOLS: &[BionicSymbol] = &[
     libc("writev"),
     libm("atan2f"),
     libm("cosf"),
+    libm("expf"),
     libm("sincosf"),
     libm("sinf"),
     libdl("dlsym"),
