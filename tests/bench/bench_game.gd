@@ -39,6 +39,10 @@ var frames_per_block := 4
 ## Read every chain's tip back between frames (clean global transforms before the next writes, as after a rendered
 ## frame); `false` for the table without read-back.
 var readback := true
+## `-- --phases`: also time each phase of the Reach2D solves (the per-phase timer of bench builds, on only in the
+## counted frames) and print where a chain's time goes.
+var phases := false
+const PHASE_NAMES := ["outside Reach2D", "batch loop", "around the solve", "setup check", "read", "solver", "rotations", "write"]
 
 
 func _initialize() -> void:
@@ -56,6 +60,8 @@ func _initialize() -> void:
 			only_case = arg.substr(7)
 		elif arg.begins_with("--blocks="):
 			blocks = int(arg.substr(9))
+		elif arg == "--phases":
+			phases = true
 	Timing.start_watchdog(self, 60.0 if quick else 1500.0)
 	_run.call_deferred()
 
@@ -222,6 +228,9 @@ func run_frame(kind: String, method: String, group: Dictionary, t: int) -> float
 	var n: int = group["n"]
 	for rig in rigs:
 		place_target(rig, n, t)
+	var timed_phases: bool = phases and method in ["reach2d", "batch", "floor", "floor_pass"] and group.has("phases")
+	if timed_phases:
+		ClassDB.class_call_static("Reach2DIoFloor", "start_phases")
 	var start := Time.get_ticks_usec()
 	match method:
 		"reach2d":
@@ -251,6 +260,10 @@ func run_frame(kind: String, method: String, group: Dictionary, t: int) -> float
 						iterations += gd_two_bone(rig, rig["target"].global_position)
 			group["iterations"] += iterations
 	var elapsed := Time.get_ticks_usec() - start
+	if timed_phases:
+		var ns: PackedFloat64Array = ClassDB.class_call_static("Reach2DIoFloor", "stop_phases")
+		for i in ns.size():
+			group["phases"][i] += ns[i] / rigs.size()
 	if method in ["reach2d", "batch"]:
 		for ik in group["iks"]:
 			group["iterations"] += ik.last_iterations
@@ -308,6 +321,10 @@ func measure(kind: String, n: int, k: int) -> Dictionary:
 							group["errors"].append(error)
 			if b == 0:
 				group["iterations"] = iterations_before
+				if phases:
+					group["phases"] = []
+					group["phases"].resize(PHASE_NAMES.size())
+					group["phases"].fill(0.0)
 				continue
 			group["solves"] += frames_per_block * k
 			group["samples"].append(block_us / frames_per_block)
@@ -317,11 +334,26 @@ func measure(kind: String, n: int, k: int) -> Dictionary:
 	var result := {}
 	for method in methods:
 		var group: Dictionary = sets[method]
+		if group.has("phases"):
+			var per_frame := PackedFloat64Array()
+			for ns in group["phases"]:
+				per_frame.append(ns / (blocks * frames_per_block))
+			print_phases(kind, n, method, per_frame)
 		result[method] = {"time": Timing.stats(group["samples"]), "error": Timing.stats(group["errors"]),
 			"iterations": float(group["iterations"]) / maxi(group["solves"], 1), "solves": group["solves"],
 			"allocations": group["allocations"], "all_allocations": group["all_allocations"]}
 		free_set(group)
 	return result
+
+
+## One row of the per-phase table: ns per chain per frame in each phase, mean over the counted frames.
+func print_phases(kind: String, n: int, method: String, ns: PackedFloat64Array) -> void:
+	var total := 0.0
+	var cells := []
+	for value in ns:
+		total += value
+		cells.append("%.0f" % value)
+	print("| phases | %s | %d | %s | %s | %.0f |" % [kind, n, method, " | ".join(cells), total])
 
 
 func fmt_error(s: Dictionary) -> String:

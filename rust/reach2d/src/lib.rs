@@ -6,14 +6,13 @@
 //! - `runtime/`: running one node (update modes, reporting, setup checks, limits, checked setters);
 //! - `io/`: finding, reading and writing Bone2D chains; `physics/`: the physics server's queries;
 //! - `problem`: what a node reports; `engine/`: where Godot's types meet glam's (`engine/convert.rs`), the editor
-//!   check, live objects; `debug/`: the allocation counter of debug and bench builds.
+//!   check, live objects; `debug/`: the allocation counter of debug and bench builds, the bench's phase timer.
 //!
 //! The solving itself is the engine-free `reach2d_core` crate. See ARCHITECTURE.md.
 
 use godot::prelude::*;
 
 mod batch;
-#[cfg(any(debug_assertions, feature = "bench"))]
 mod debug;
 mod engine;
 mod io;

@@ -5,6 +5,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::debug::bump;
+
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 /// Allocations made while Reach2D's own per-frame code ran (see [`count_in`]).
 static IN_NODES: AtomicU64 = AtomicU64::new(0);
@@ -12,9 +14,9 @@ static IN_NODES: AtomicU64 = AtomicU64::new(0);
 /// Bone rotations written (`set_rotation` calls) since the library was loaded.
 static BONE_WRITES: AtomicU64 = AtomicU64::new(0);
 
-/// Counts one `set_rotation` of a bone.
+/// Counts one `set_rotation` of a bone (`bump`: no locked instruction).
 pub fn count_bone_write() {
-    BONE_WRITES.fetch_add(1, Ordering::Relaxed);
+    bump(&BONE_WRITES, 1);
 }
 
 /// Allocations made inside [`uncount`] since the library was loaded.
@@ -27,7 +29,7 @@ pub fn count_in<R>(f: impl FnOnce() -> R) -> R {
     let result = f();
     let made = ALLOCATIONS.load(Ordering::Relaxed) - before;
     let left_out = EXCLUDED.load(Ordering::Relaxed) - excluded;
-    IN_NODES.fetch_add(made.saturating_sub(left_out), Ordering::Relaxed);
+    bump(&IN_NODES, made.saturating_sub(left_out));
     result
 }
 
@@ -36,7 +38,7 @@ pub fn count_in<R>(f: impl FnOnce() -> R) -> R {
 pub fn uncount<R>(f: impl FnOnce() -> R) -> R {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let result = f();
-    EXCLUDED.fetch_add(ALLOCATIONS.load(Ordering::Relaxed) - before, Ordering::Relaxed);
+    bump(&EXCLUDED, ALLOCATIONS.load(Ordering::Relaxed) - before);
     result
 }
 

@@ -10,6 +10,7 @@ use std::time::Instant;
 use godot::classes::{Bone2D, CanvasItem, Node2D};
 use godot::prelude::*;
 
+use crate::debug::phases::{self, Phase};
 use crate::engine::convert::affine;
 use crate::io::bones::{self, Bones};
 use crate::io::chain::Shape;
@@ -57,14 +58,17 @@ impl Reach2DIoFloor {
     /// `set_rotation` per bone). Returns [code]false[/code] when the chain cannot be read.
     #[func]
     fn run(&mut self) -> bool {
-        counted(|| {
+        let outer = phases::enter(Phase::Check);
+        let read = counted(|| {
             let slots =
                 Slots { target: Some(&self.target), pole: None, root: &self.root, tip: &self.tip, shape: Shape::Chain };
             if check(&mut self.chain, slots).is_err() {
                 return false;
             }
             bones::rewrite_as_read(&mut self.chain).is_ok()
-        })
+        });
+        phases::enter(outer);
+        read
     }
 
     /// One run of an alternative engine path over cached handles, with no checks: [param variant] 1 = local
@@ -115,6 +119,20 @@ impl Reach2DIoFloor {
             }
         }
         sum
+    }
+
+    /// Starts the per-phase timer (`debug/phases.rs`): from now on every solve charges its time to its phases.
+    #[func]
+    fn start_phases() {
+        phases::start();
+    }
+
+    /// Stops the per-phase timer; returns the nanoseconds charged to each phase since [method start_phases], in the
+    /// order of [code]PHASE_NAMES[/code]: outside Reach2D, the batch's loop, around the solve, the setup check, the
+    /// read, the solver, the rotations from the joints, the write.
+    #[func]
+    fn stop_phases() -> PackedFloat64Array {
+        PackedFloat64Array::from(&phases::stop()[..])
     }
 
     /// Nanoseconds per engine call of kind [param call] on the root bone (or the target), over [param count] calls:
@@ -174,8 +192,11 @@ impl Reach2DIoFloorPass {
     /// Runs every added floor once, in one tree-watch pass. Returns how many could be read.
     #[func]
     fn run(&mut self) -> i64 {
-        tree_watch::in_pass(|| {
+        let outer = phases::enter(Phase::Batch);
+        let read = tree_watch::in_pass(|| {
             self.floors.iter_mut().map(|floor| floor.bind_mut().run()).filter(|&read| read).count() as i64
-        })
+        });
+        phases::enter(outer);
+        read
     }
 }
