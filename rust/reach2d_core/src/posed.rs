@@ -50,6 +50,9 @@ pub struct PosedChain<'a> {
     pub lengths: &'a [f32],
     /// Room for the segment limits the rotation limits give for this pose, `N`.
     pub segment_limits: &'a mut [Option<AngleLimit>],
+    /// Room for the joints as the solve starts them, `N + 1`, to tell afterwards whether it moved them without
+    /// composing the pose again (shorter: composed again).
+    pub entered: &'a mut [Vec2],
 }
 
 /// Where a posed solve goes: the target, the pole the chain's middle bends toward, and the tip's direction.
@@ -91,11 +94,15 @@ pub fn solve_posed(
     aim: Aim,
     rotation_limits: &[Option<AngleLimit>],
 ) -> Result<SolveReport, SolveError> {
-    let PosedChain { pose, joints, lengths, segment_limits } = chain;
+    let PosedChain { pose, joints, lengths, segment_limits, entered } = chain;
     let frame = RootFrame::of(pose.parent);
     let original = pose;
     let pose = ChainPose { parent: frame.enter_affine(pose.parent), ..pose };
     pose.joints(joints);
+    let entered = entered.get_mut(..joints.len()).map(|entered| {
+        entered.copy_from_slice(joints);
+        &*entered
+    });
     let aim = Aim {
         goal: frame.enter_point(aim.goal),
         pole: aim.pole.map(|pole| frame.enter_point(pole)),
@@ -103,7 +110,7 @@ pub fn solve_posed(
     };
     let report = solve_in_frame(solver, pose, joints, lengths, segment_limits, aim, rotation_limits);
     if report.is_ok() {
-        frame.leave(original, pose, joints);
+        frame.leave(original, entered.ok_or(pose), joints);
     } else {
         original.joints(joints);
     }
@@ -140,13 +147,17 @@ impl RootFrame {
         }
     }
 
-    /// Moves solved `joints` back from this frame. When the solve left every joint where `entered` (the pose in this
-    /// frame) puts it, to within [`UNMOVED`] (a chain already within tolerance is only re-spaced to its lengths,
+    /// Moves solved `joints` back from this frame. When the solve left every joint where it started (`entered`: the
+    /// joints as entered, or the pose in this frame to compose them from), to within [`UNMOVED`] (a chain already within tolerance is only re-spaced to its lengths,
     /// which rounds), the joints become `original`'s own, bit for bit: re-solving a solved pose writes the very same
     /// rotations, so no rounding creeps in through the frame's round trip frame after frame.
-    fn leave(self, original: ChainPose<'_>, entered: ChainPose<'_>, joints: &mut [Vec2]) {
+    fn leave(self, original: ChainPose<'_>, entered: Result<&[Vec2], ChainPose<'_>>, joints: &mut [Vec2]) {
         let mut unmoved = true;
-        for_each_joint(entered, joints.len(), |i, was| unmoved &= joints[i].distance_squared(was) <= UNMOVED * UNMOVED);
+        let mut compare = |i: usize, was: Vec2| unmoved &= joints[i].distance_squared(was) <= UNMOVED * UNMOVED;
+        match entered {
+            Ok(entered) => entered.iter().enumerate().for_each(|(i, &was)| compare(i, was)),
+            Err(pose) => for_each_joint(pose, joints.len(), compare),
+        }
         if unmoved {
             original.joints(joints);
         } else {

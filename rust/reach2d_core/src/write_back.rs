@@ -210,7 +210,8 @@ impl ChainPose<'_> {
         let mut written_parent = self.parent;
         for (i, (bone, slot)) in self.bones.iter().zip(out.iter_mut()).enumerate() {
             let limit = rotation_limits.get(i).copied().flatten();
-            let solved = solved_rotation(solved_parent, bone, joints[i + 1], self.child_offset(i));
+            let turn = solved_turn(solved_parent, bone, joints[i + 1], self.child_offset(i));
+            let solved = turn.map_or(bone.rotation, |turn| turn.angle);
             let bone_step = step
                 .as_ref()
                 .and_then(|step| step.previous.get(i).map(|&previous| BoneStep { previous, max_step: step.max_step }));
@@ -222,8 +223,21 @@ impl ChainPose<'_> {
                 return None;
             }
             *slot = rotation.written;
-            solved_parent *= bone.local_with(rotation.solved);
-            written_parent *= bone.local_with(rotation.written);
+            // The next bone's parent, from the turn's cosine and sine when nothing clamped or stepped the angle: the
+            // arctangent and the sine and cosine are then off the chain of dependent operations from bone to bone,
+            // which is what a write-back's time is (issue 39).
+            let solved_local = match turn {
+                Some(turn) if rotation.solved == turn.angle => Affine2::from_mat2_translation(
+                    Mat2::from_cols(turn.unit, turn.unit.perp()) * bone.basis,
+                    bone.position,
+                ),
+                _ => bone.local_with(rotation.solved),
+            };
+            // At full weight with nothing clamped the two poses are one: one sine and cosine per bone, not two.
+            let written_local =
+                if rotation.written == rotation.solved { solved_local } else { bone.local_with(rotation.written) };
+            solved_parent *= solved_local;
+            written_parent *= written_local;
         }
         let effector = written_parent.transform_point2(self.tip_offset);
         effector.is_finite().then_some(effector)
@@ -261,14 +275,28 @@ pub struct BoneRotation {
 /// that the basis collapses, a value that is not finite. Never panics.
 #[must_use]
 pub fn solved_rotation(parent_global: Affine2, bone: &BonePose, child_point: Vec2, child_offset: Vec2) -> f32 {
+    solved_turn(parent_global, bone, child_point, child_offset).map_or(bone.rotation, |turn| turn.angle)
+}
+
+/// A bone's solved local rotation (see [`solved_rotation`]) as an angle and as the unit vector of its cosine and
+/// sine, or `None` when the direction is undefined.
+#[derive(Clone, Copy)]
+struct Turn {
+    angle: f32,
+    unit: Vec2,
+}
+
+fn solved_turn(parent_global: Affine2, bone: &BonePose, child_point: Vec2, child_offset: Vec2) -> Option<Turn> {
     let aim = bone.basis * child_offset;
-    let v = try_inverse(parent_global).map(|inverse| inverse.transform_point2(child_point) - bone.position);
-    match v {
-        Some(v) if v.length_squared() > DEGENERATE_SQ && aim.length_squared() > DEGENERATE_SQ => {
-            v.to_angle() - aim.to_angle()
-        }
-        _ => bone.rotation,
+    let v = try_inverse(parent_global)?.transform_point2(child_point) - bone.position;
+    let (aim_sq, v_sq) = (aim.length_squared(), v.length_squared());
+    if !(v_sq > DEGENERATE_SQ && aim_sq > DEGENERATE_SQ) {
+        return None;
     }
+    // The angle from `aim` to `v` in one arctangent (not the difference of two).
+    let angle = signed_angle(aim, v);
+    let unit = Vec2::new(aim.dot(v), aim.perp_dot(v)) / (aim_sq * v_sq).sqrt();
+    (angle.is_finite() && unit.is_finite()).then_some(Turn { angle, unit })
 }
 
 /// What a bone writes after its solve: the `solved` rotation (radians, e.g. from [`solved_rotation`]) clamped into
@@ -304,9 +332,16 @@ pub(crate) fn try_inverse(a: Affine2) -> Option<Affine2> {
 /// Godot's `lerp_angle`: from `from` toward `to` by `weight` along the shorter way round (radians).
 #[must_use]
 pub fn lerp_angle(from: f32, to: f32, weight: f32) -> f32 {
-    let difference = (to - from) % core::f32::consts::TAU;
-    let distance = (2.0 * difference) % core::f32::consts::TAU - difference;
+    let difference = remainder_of_turn(to - from);
+    let distance = remainder_of_turn(2.0 * difference) - difference;
     from + distance * weight
+}
+
+/// `x % TAU`, without the division when `x` is already within a turn (where the remainder is `x` itself, bit for
+/// bit): the write-back calls it twice per bone, and a solved rotation is nearly always within a turn of the read.
+#[inline]
+fn remainder_of_turn(x: f32) -> f32 {
+    if x.abs() < core::f32::consts::TAU { x } else { x % core::f32::consts::TAU }
 }
 
 #[cfg(test)]

@@ -48,7 +48,14 @@ fn lengths_of(joints: &[Vec2]) -> Vec<f32> {
 fn solve(read: &Read, joints: &mut [Vec2], aim: Aim, limits: &[Option<AngleLimit>]) -> Result<u32, SolveError> {
     let lengths = lengths_of(&read.joints());
     let mut segment_limits = vec![None; lengths.len()];
-    let chain = PosedChain { pose: read.pose(), joints, lengths: &lengths, segment_limits: &mut segment_limits };
+    let mut entered = vec![Vec2::ZERO; lengths.len() + 1];
+    let chain = PosedChain {
+        pose: read.pose(),
+        joints,
+        lengths: &lengths,
+        segment_limits: &mut segment_limits,
+        entered: &mut entered,
+    };
     solve_posed(&FABRIK, chain, aim, limits).map(|report| report.iterations)
 }
 
@@ -80,8 +87,14 @@ fn a_mirrored_parent_solves_the_mirror_image() {
             for (read, joints, goal) in [(&plain, &mut a, goal), (&mirrored, &mut b, mirror(goal))] {
                 let lengths = lengths_of(&read.joints());
                 let mut segment_limits = vec![None; lengths.len()];
-                let chain =
-                    PosedChain { pose: read.pose(), joints, lengths: &lengths, segment_limits: &mut segment_limits };
+                // No room for the entered joints: the pose is composed again to compare (the other way).
+                let chain = PosedChain {
+                    pose: read.pose(),
+                    joints,
+                    lengths: &lengths,
+                    segment_limits: &mut segment_limits,
+                    entered: &mut [],
+                };
                 let aim = Aim { goal, pole: None, tip: None };
                 if use_ccd {
                     solve_posed(&ccd, chain, aim, &limits).unwrap();
