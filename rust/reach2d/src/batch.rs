@@ -2,7 +2,7 @@
 //!
 //! Why: with many characters the per-frame cost is cache misses (every Bone2D is its own ~1.2 KB heap object), and
 //! one node at a time they queue up; solved in one loop, the misses of the chains ahead overlap with the work on the
-//! current one (`prefetch.rs`), and the engine's per-node `_process` dispatch is paid once (BENCHMARKS.md, issue
+//! current one (`engine/prefetch.rs`), and the engine's per-node `_process` dispatch is paid once (BENCHMARKS.md, issue
 //! 22).
 //!
 //! Two ways in:
@@ -28,8 +28,6 @@
 mod members;
 mod memo;
 mod queue;
-
-pub mod prefetch;
 
 pub use members::{Member, Members, Run, run_node};
 pub use memo::Memo;

@@ -260,6 +260,12 @@ pub struct Noted {
 }
 
 impl Noted {
+    /// `true` when there is nothing to do: no problem to print, the warnings unchanged (a good solve after a good
+    /// one, every frame). The caller then need not reach the node's base at all.
+    pub fn is_nothing(&self) -> bool {
+        self.print.is_none() && !self.warnings_changed
+    }
+
     /// Prints the new problem as one error naming `node` (not in the editor, where configuration warnings say it)
     /// and refreshes its configuration warnings when they changed.
     pub fn apply(self, node: &mut Node2D) {

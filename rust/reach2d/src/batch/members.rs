@@ -5,7 +5,9 @@ use godot::classes::Node;
 use godot::obj::{Gd, Inherits, InstanceId};
 
 use crate::batch::memo::Memo;
-use crate::batch::prefetch::object_address;
+use crate::debug::phases::{self, Phase};
+use crate::engine::prefetch::object_address;
+use crate::io::bones::{self, Touched};
 use crate::runtime::frame::{self, BoneDriver, Tick};
 
 /// How many members ahead of the one solving their memory is prefetched. Issue 22's experiment: 1, 2 or 4 ahead
@@ -55,7 +57,7 @@ where
                 frame::tick(node, tick, delta);
                 false
             }
-            Run::Solve => frame::solve(node),
+            Run::Solve => frame::solve_in_batch(node),
         })
     }
 }
@@ -72,17 +74,11 @@ where
     memo.clear();
     memo.mode = node.update_mode();
     memo.push_object(node_address);
-    let bones = &node.state_ref().bones;
-    memo.push_object(bones.chain.parent().map_or(0, object_address));
-    for bone in bones.chain.bones() {
-        memo.push_object(object_address(bone));
-    }
-    memo.push_buffer(core::slice::from_ref(&*node));
-    memo.push_buffer(bones.chain.bones());
-    memo.push_buffer(bones.pose.pose().bones);
-    memo.push_buffer(bones.pose.joints());
-    memo.push_buffer(bones.pose.rotations());
-    memo.push_buffer(bones.memory.unwritten());
+    memo.push_buffer(&*node as *const T as usize);
+    bones::touched(&node.state_ref().bones, |touched| match touched {
+        Touched::Object(address) => memo.push_object(address),
+        Touched::Buffer(address) => memo.push_buffer(address),
+    });
     result
 }
 
@@ -171,6 +167,7 @@ impl Members {
         visits: impl Fn(&Memo) -> bool,
         ready: impl Fn(&dyn Member) -> bool,
     ) -> usize {
+        let outer = phases::enter(Phase::Batch);
         let count = count.min(self.members.len());
         let memos = &mut self.memos[..count];
         for memo in memos.iter().take(AHEAD.min(count)).filter(|memo| visits(memo)) {
@@ -187,6 +184,7 @@ impl Members {
             }
             written += usize::from(member.run(run, &mut memos[i]));
         }
+        phases::enter(outer);
         written
     }
 }

@@ -1,12 +1,13 @@
 //! What one member's last visit touched, to prefetch before it is visited again.
 
-use crate::batch::prefetch::{BUFFER_LINES, OBJECT_LINES, prefetch};
+use crate::engine::prefetch::{BUFFER_LINES, OBJECT_LINES, prefetch};
 use crate::runtime::frame::UpdateMode;
 
 /// Engine objects remembered per member for prefetching: the node, the root's parent and the first bones.
 const MAX_OBJECTS: usize = 20;
-/// Rust buffers remembered per member: the node's own struct and its pose buffers.
-const MAX_BUFFERS: usize = 6;
+/// Rust buffers remembered per member: the node's own struct, its chain's handles and its pose buffers
+/// (`io::bones::touched`).
+const MAX_BUFFERS: usize = 14;
 
 /// What one member's last visit touched, to prefetch on the next pass before it is visited again, and its mode as
 /// last seen. Addresses are only ever prefetched, never read through, so a stale one (a bone freed since) costs a
@@ -53,10 +54,10 @@ impl Memo {
         }
     }
 
-    /// Remembers a Rust buffer's address (empty: none).
-    pub fn push_buffer<T>(&mut self, buffer: &[T]) {
-        if usize::from(self.buffer_count) < MAX_BUFFERS && !buffer.is_empty() {
-            self.buffers[usize::from(self.buffer_count)] = buffer.as_ptr() as usize;
+    /// Remembers a Rust buffer's address (0: none).
+    pub fn push_buffer(&mut self, address: usize) {
+        if usize::from(self.buffer_count) < MAX_BUFFERS && address != 0 {
+            self.buffers[usize::from(self.buffer_count)] = address;
             self.buffer_count += 1;
         }
     }

@@ -1,5 +1,6 @@
-//! Cache prefetch hints for the batch path (`batch.rs`): while one chain solves, the memory of the chains after it is
-//! asked for, so their cache misses overlap instead of queueing one node at a time (BENCHMARKS.md, the batch path).
+//! Cache prefetch hints: in the batch (`batch.rs`), while one chain solves, the memory of the chains after it is asked
+//! for, so their cache misses overlap instead of queueing one node at a time (docs/performance.md, the batch path); a
+//! node solved by itself asks for all its bones at once before it reads the first (`io::bones::prefetch`).
 //!
 //! A prefetch is only a hint: it never faults, whatever the address (a freed object's costs one wasted fetch), and
 //! nothing here ever *reads* through an address. x86_64: `prefetcht0` (`_mm_prefetch`); aarch64: `prfm pldl1keep`;
@@ -14,9 +15,11 @@ use godot::obj::{Gd, GodotClass};
 /// Cache line size assumed for the hints, bytes (x86_64 and the common aarch64 cores).
 pub const LINE: usize = 64;
 
-/// Lines asked for per engine object: a Bone2D is about 1.2 KB and a solve touches lines spread over all of it;
-/// 24 lines (1.5 KB) measured best (issue 22: 48-64 lines was slower, a small slice helped little).
-pub const OBJECT_LINES: usize = 24;
+/// Lines asked for per engine object (its first 512 bytes). A Bone2D is about 1.2 KB; issue 22 measured 24 lines best
+/// when the solve itself took longer. Issue 39 measured again with the faster solve (FABRIK, N = 8, 1000 chains):
+/// 24 lines asked for 240 lines per chain, two chains ahead, more than L1 holds, and spent 600-760 ns per chain on
+/// the hints alone; 8 lines kept what the hints buy in the read and the write for 410-450 ns (0: none, 4: less).
+pub const OBJECT_LINES: usize = 8;
 
 /// Lines asked for per Rust buffer (a node's pose buffers are small: a few lines each).
 pub const BUFFER_LINES: usize = 2;

@@ -11,8 +11,9 @@ use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{AngleLimit, Vec2, stretched_end};
 
 use crate::engine::convert::affine;
+use crate::engine::prefetch::{BUFFER_LINES, OBJECT_LINES, object_address, prefetch as engine_prefetch};
 use crate::io::chain::BoneChain;
-use crate::io::pose::PoseBuffers;
+use crate::io::pose::{PoseBuffers, start};
 use crate::io::pose_memory::PoseMemory;
 use crate::io::stretch::BonePosition;
 use crate::io::tree_watch::Verified;
@@ -37,6 +38,38 @@ pub struct Bones {
     pub pose: PoseBuffers,
     /// The epoch the setup was verified at (`io/tree_watch.rs`): its structural checks are skipped until then.
     pub verified: Verified,
+}
+
+/// A piece of memory a solve touches, by address (0: none): only ever prefetched, never read through.
+#[derive(Clone, Copy)]
+pub enum Touched {
+    /// An engine object (`Object*`).
+    Object(usize),
+    /// A Rust buffer.
+    Buffer(usize),
+}
+
+/// The memory a solve of `bones` touches, to `visit`: the engine objects (the root's parent, then every bone), then
+/// the Rust buffers (the chain's handles, the pose buffers, the memory of what was written). For [`prefetch`] and
+/// the batch's memos.
+pub fn touched(bones: &Bones, mut visit: impl FnMut(Touched)) {
+    visit(Touched::Object(bones.chain.parent().map_or(0, object_address)));
+    for bone in bones.chain.bones() {
+        visit(Touched::Object(object_address(bone)));
+    }
+    visit(Touched::Buffer(start(bones.chain.bones())));
+    for address in bones.pose.addresses().into_iter().chain(bones.memory.addresses()) {
+        visit(Touched::Buffer(address));
+    }
+}
+
+/// Asks the cache for everything a solve of `bones` touches ([`touched`]), all at once: a node solved by itself
+/// (`solve()` from a script) then waits for its bones' misses together, not one bone after another (issue 39).
+pub fn prefetch(bones: &Bones) {
+    touched(bones, |touched| match touched {
+        Touched::Object(address) => engine_prefetch(address, OBJECT_LINES),
+        Touched::Buffer(address) => engine_prefetch(address, BUFFER_LINES),
+    });
 }
 
 /// How the tip bone's end is placed.
@@ -172,6 +205,7 @@ pub fn write(
 ) -> Result<Vec2, Problem> {
     bones.pose.blend_from(bones.memory.blend_from());
     let effector = bones.pose.write_back(weight, rotation_limits, max_step).ok_or(Problem::PoseNotFinite)?;
+    crate::debug::phases::enter(crate::debug::phases::Phase::Write);
     write_rotations(bones);
     Ok(effector)
 }
@@ -287,7 +321,10 @@ pub fn forget(bones: &mut Bones) {
 /// between: the engine I/O every solve pays. Returns the tip's end, global px.
 #[cfg(feature = "bench")]
 pub fn rewrite_as_read(bones: &mut Bones) -> Result<Vec2, Problem> {
+    use crate::debug::phases::{self, Phase};
+    phases::enter(Phase::Read);
     read(bones, TipEnd::BoneLength, Start::default())?;
+    phases::enter(Phase::Write);
     let Bones { chain, pose, .. } = bones;
     for (bone, read) in chain.bones_mut().iter_mut().zip(pose.pose().bones).rev() {
         bone.set_rotation(read.rotation);

@@ -47,6 +47,8 @@ pub struct PoseBuffers {
     joints: Vec<Vec2>,
     /// Segment lengths between consecutive joints, global px.
     lengths: Vec<f32>,
+    /// The solver's room for the joints as it starts them (`PosedChain::entered`).
+    entered: Vec<Vec2>,
     /// Rotations to write, one per bone: the last write-back's.
     rotations: Vec<f32>,
     /// Each bone's solved rotation of the last write-back, before `weight`.
@@ -68,6 +70,20 @@ pub struct PoseBuffers {
 }
 
 impl PoseBuffers {
+    /// Where each buffer a chain solve touches starts (0: empty), to prefetch (`io::bones::touched`).
+    pub fn addresses(&self) -> [usize; 8] {
+        [
+            start(&self.read.bones),
+            start(&self.joints),
+            start(&self.lengths),
+            start(&self.entered),
+            start(&self.rotations),
+            start(&self.solved),
+            start(&self.in_engine),
+            start(&self.segment_limits),
+        ]
+    }
+
     /// Starts a read: the root's parent global transform and the tip's end in the tip bone's space.
     pub fn begin(&mut self, parent: Affine2, tip_offset: Vec2) {
         self.read.parent = parent;
@@ -101,6 +117,7 @@ impl PoseBuffers {
         }
         let n = self.read.bones.len();
         self.joints.resize(n + 1, Vec2::ZERO);
+        self.entered.resize(n + 1, Vec2::ZERO);
         self.read.view().joints(&mut self.joints);
         self.lengths.resize(n, 0.0);
         for (length, pair) in self.lengths.iter_mut().zip(self.joints.windows(2)) {
@@ -195,6 +212,7 @@ impl PoseBuffers {
             joints: &mut self.joints,
             lengths: &self.lengths,
             segment_limits: &mut self.segment_limits,
+            entered: &mut self.entered,
         };
         solve_posed(solver, chain, aim, rotation_limits)
     }
@@ -322,4 +340,9 @@ impl PoseBuffers {
         self.has_stepped = false;
         self.has_blend_turns = false;
     }
+}
+
+/// Where a slice's memory starts (0 when it has none): an address to prefetch, never read through.
+pub fn start<T>(slice: &[T]) -> usize {
+    if slice.is_empty() { 0 } else { slice.as_ptr() as usize }
 }

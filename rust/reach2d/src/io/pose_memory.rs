@@ -14,6 +14,7 @@ use reach2d_core::write_back::BonePose;
 
 use crate::engine::convert::affine;
 use crate::engine::editor::in_editor;
+use crate::io::pose::start;
 use crate::io::written::RoundTrip;
 
 /// One chain's authored and written rotations.
@@ -110,6 +111,11 @@ impl PoseMemory {
     /// Each bone's last rotation the node did not write (empty before the first read).
     pub fn unwritten(&self) -> &[f32] {
         &self.unwritten
+    }
+
+    /// Where each buffer a solve touches starts (0: empty), to prefetch (`io::bones::touched`).
+    pub fn addresses(&self) -> [usize; 4] {
+        [start(&self.written), start(&self.solved), start(&self.unwritten), start(&self.blend_from)]
     }
 
     /// The rotations to blend from, one per bone, as the last [`PoseMemory::start_pose`] set them.

@@ -13,10 +13,11 @@
 //! tree's node count moved by exactly what the watch heard (a change made while a script blocked the tree's signals,
 //! or cut the connection, shows as a count the watch did not hear). Otherwise every node checks fully in that pass.
 //!
-//! The one change no count shows: a script that blocks the tree's signals, moves a node (removed and added again: the
-//! count is the same) and lets the signals through again before the next pass. Against that each verified setup is
-//! checked fully anyway every [`FULL_CHECK_EVERY`] passes (staggered, so the cost spreads): a chain changed that way
-//! is found within that many frames.
+//! The one change no count shows: a script that blocks the tree's signals, moves a node
+//! (removed and added again: the count is the same) and lets the signals through again before the next pass. Against
+//! that each verified setup is checked fully anyway every [`FULL_CHECK_EVERY`] passes (staggered, so the cost
+//! spreads): a chain changed that way is found within that many frames. A cut connection is known without asking
+//! the tree (`CutAlarm`).
 //!
 //! What stays per node and frame, whatever the epoch: each object's liveness (an object-database lookup, no engine
 //! call: a freed bone is never called through a dangling pointer, even when a script defeats this watch, in release
@@ -47,8 +48,6 @@ thread_local! {
 #[derive(Default)]
 struct Connection {
     tree: Option<Gd<SceneTree>>,
-    removed: Option<Callable>,
-    added: Option<Callable>,
     /// The tree's node count at the last pass.
     last_count: Option<i64>,
 }
@@ -117,24 +116,24 @@ impl Connection {
                 tree
             }
         };
-        let heard = HEARD_NET.replace(0);
-        let count = i64::from(tree.get_node_count());
-        let expected = self.last_count.map(|last| last + heard);
-        self.last_count = Some(count);
-        let connected = [(NODE_REMOVED, &self.removed), (NODE_ADDED, &self.added)]
-            .into_iter()
-            .all(|(signal, callable)| callable.as_ref().is_some_and(|c| tree.is_connected(signal, c)));
-        if !connected {
-            // Cut by a script: connect again; this pass checks fully.
+        if CUT.load(Ordering::Relaxed) {
+            // Cut by a script (or the tree let go of it): connect again; this pass checks fully.
             self.drop_connection();
             self.connect(tree);
             return false;
         }
+        let heard = HEARD_NET.replace(0);
+        let count = i64::from(tree.get_node_count());
+        let expected = self.last_count.map(|last| last + heard);
+        self.last_count = Some(count);
         expected == Some(count) && !tree.is_blocking_signals()
     }
 
     fn connect(&mut self, mut tree: Gd<SceneTree>) {
-        let removed = Callable::from_fn("reach2d_node_removed", |args: &[&Variant]| {
+        CUT.store(false, Ordering::Relaxed);
+        let alarm = CutAlarm;
+        let removed = Callable::from_fn(REMOVED_CALLABLE, move |args: &[&Variant]| {
+            let _ = &alarm;
             HEARD_NET.set(HEARD_NET.get() - 1);
             let id = args.first().and_then(|node| node.try_to::<Gd<Node>>().ok()).map(|node| node.instance_id());
             let watched =
@@ -143,30 +142,55 @@ impl Connection {
                 move_epoch();
             }
         });
-        let added = Callable::from_fn("reach2d_node_added", |_: &[&Variant]| HEARD_NET.set(HEARD_NET.get() + 1));
+        let alarm = CutAlarm;
+        let added = Callable::from_fn(ADDED_CALLABLE, move |_: &[&Variant]| {
+            let _ = &alarm;
+            HEARD_NET.set(HEARD_NET.get() + 1)
+        });
+        // The tree holds the only handles to the callables: when it lets go of one, its alarm goes off.
         tree.connect(NODE_REMOVED, &removed);
         tree.connect(NODE_ADDED, &added);
         self.last_count = None;
         self.tree = Some(tree);
-        self.removed = Some(removed);
-        self.added = Some(added);
     }
 
+    /// Disconnects whatever is left of the watch's connections (found by name in the tree's connection lists: the
+    /// watch keeps no handle to them).
     fn drop_connection(&mut self) {
         if let Some(mut tree) = self.tree.take().filter(|tree| tree.is_instance_valid()) {
-            for (signal, callable) in [(NODE_REMOVED, &self.removed), (NODE_ADDED, &self.added)] {
-                if let Some(callable) = callable
-                    && tree.is_connected(signal, callable)
-                {
-                    tree.disconnect(signal, callable);
+            for signal in [NODE_REMOVED, NODE_ADDED] {
+                for connection in tree.get_signal_connection_list(signal).iter_shared() {
+                    let Some(callable) = connection.get("callable").and_then(|c| c.try_to::<Callable>().ok()) else {
+                        continue;
+                    };
+                    let name = callable.to_string();
+                    if name.contains(REMOVED_CALLABLE) || name.contains(ADDED_CALLABLE) {
+                        tree.disconnect(signal, &callable);
+                    }
                 }
             }
         }
-        self.removed = None;
-        self.added = None;
         self.last_count = None;
     }
 }
+
+/// Moved into each of the watch's callables: when the tree lets go of one (a script disconnected it, or the tree
+/// went), the callable is freed and this goes off. The watch then connects again before it trusts anything: knowing
+/// costs nothing per pass, where asking the tree (`is_connected`, a signal lookup that hashes our callables by
+/// calling back into this library) cost a third of a whole `solve()` outside a batch (issue 39).
+struct CutAlarm;
+
+impl Drop for CutAlarm {
+    fn drop(&mut self) {
+        CUT.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A callable of the watch's connections was freed since it connected (see [`CutAlarm`]).
+static CUT: AtomicBool = AtomicBool::new(false);
+
+const REMOVED_CALLABLE: &str = "reach2d_node_removed";
+const ADDED_CALLABLE: &str = "reach2d_node_added";
 
 /// Every setup verified so far must be checked fully again.
 fn move_epoch() {
@@ -245,7 +269,7 @@ static FULL_CHECKS: AtomicU64 = AtomicU64::new(0);
 static FAST_CHECKS: AtomicU64 = AtomicU64::new(0);
 
 fn count(counter: &AtomicU64) {
-    counter.fetch_add(1, Ordering::Relaxed);
+    crate::debug::bump(counter, 1);
 }
 
 /// `[full checks, checks that skipped the structural part]` so far.

@@ -10,6 +10,7 @@ use godot::classes::{Bone2D, Node2D};
 use godot::prelude::*;
 use reach2d_core::{Aim, ChainSolver, TipDirection, Vec2};
 
+use crate::debug::phases::{self, Phase};
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::problem::Problem;
@@ -63,6 +64,19 @@ impl Chain<'_> {
     /// check → read → solve with `solver` → write, at `weight` (the node's times the character's), moving each
     /// rotation at most as `motion` allows, the tip turned as `tip` asks.
     pub fn solve(
+        self,
+        solver: &impl ChainSolver,
+        motion: Motion,
+        weight: f32,
+        tip: Option<TipDirection>,
+    ) -> Result<Solved, Problem> {
+        let outer = phases::enter(Phase::Check);
+        let result = self.solve_checked(solver, motion, weight, tip);
+        phases::enter(outer);
+        result
+    }
+
+    fn solve_checked(
         mut self,
         solver: &impl ChainSolver,
         motion: Motion,
@@ -75,8 +89,11 @@ impl Chain<'_> {
         };
         let bones = &mut self.state.bones;
         let limits = bones::chain_limits(bones, self.state.limits.active());
+        phases::enter(Phase::Read);
         bones::read(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight))?;
+        phases::enter(Phase::Solve);
         let report = bones.pose.solve(solver, Aim { goal, pole, tip }, limits).map_err(Problem::Solver)?;
+        phases::enter(Phase::Rotations);
         let effector = bones::write(bones, weight, limits, motion.max_step)?;
         Ok(Solved { error: effector.distance(goal), iterations: report.iterations as i32 })
     }

@@ -39,7 +39,7 @@ impl Reach2DDebug {
     /// engine's own pointer to it: a check that a godot-rust update did not change that hidden API.
     #[func]
     pub fn object_address_is_engine_object(object: Gd<Object>) -> bool {
-        crate::batch::prefetch::address_is_engine_object(&object)
+        crate::engine::prefetch::address_is_engine_object(&object)
     }
 
     /// [code]true[/code] makes every [SpringChain2D] answer its colliders' queries with the physics engine's

@@ -6,6 +6,7 @@ use godot::classes::{Node, Object};
 use godot::prelude::*;
 
 use crate::batch::{Member, Members, Memo, Run, run_node};
+use crate::debug::phases::{self, Phase};
 use crate::io::tree_watch;
 use crate::nodes::ccd_chain_2d::CcdChain2D;
 use crate::nodes::copy_transform_2d::CopyTransform2D;
@@ -37,7 +38,8 @@ impl Reach2D {
     /// after a call without one.
     #[func]
     pub fn solve_all(nodes: VarArray) -> i64 {
-        PLACES.with(|places| {
+        let outer = phases::enter(Phase::Batch);
+        let written = PLACES.with(|places| {
             let Ok(mut places) = places.try_borrow_mut() else { return 0 };
             let mut refused = None;
             for (index, element) in nodes.iter_shared().enumerate() {
@@ -53,7 +55,9 @@ impl Reach2D {
             let written = tree_watch::in_pass(|| places.run_pipelined(nodes.len(), Run::Solve, |_| true, |_| true));
             report_refused(refused);
             written as i64
-        })
+        });
+        phases::enter(outer);
+        written
     }
 }
 

@@ -9,6 +9,7 @@ use godot::register::info::PropertyInfo;
 use reach2d_core::{BendSide, LimbAim, LimbStretch, Vec2, solve_limb};
 
 use crate::batch;
+use crate::debug::phases::{self, Phase};
 use crate::io::bones::{self, Motion, Start, TipEnd};
 use crate::io::chain::Shape;
 use crate::nodes::chain::Chain;
@@ -243,6 +244,16 @@ impl BoneDriver for TwoBoneIk2D {
     }
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
+        let outer = phases::enter(Phase::Check);
+        let solved = self.solve_limb(delta);
+        phases::enter(outer);
+        solved
+    }
+}
+
+impl TwoBoneIk2D {
+    /// check → read → the limb's closed form → write (the bench's phases marked).
+    fn solve_limb(&mut self, delta: f64) -> Result<Solved, Problem> {
         let Some(Setup { goal, pole, .. }) = self.check()? else {
             // A grounded leg without a target and no ground goal (the editor, a disabled grounder) keeps its pose.
             return Ok(Solved { error: 0.0, iterations: 0 });
@@ -256,15 +267,18 @@ impl BoneDriver for TwoBoneIk2D {
         let limits = bones::chain_limits(bones, self.state.limits.active());
         // The solve reads the tip bone at its authored position, however the last solve stretched it.
         let authored = bones::authored_tip_position(bones, stretch.is_some());
+        phases::enter(Phase::Read);
         bones::read_adjusted(bones, TipEnd::BoneLength, Start::new(motion.from_rest, weight), |poses| {
             if let (Some(position), Some(tip)) = (authored, poses.get_mut(1)) {
                 tip.position = position;
             }
         })?;
+        phases::enter(Phase::Solve);
         let from_own_result = bones.memory.starts_from_own();
         let aim = LimbAim { goal, pole, tip, stretch, softness: self.softness, from_own_result };
         let solved = bones.pose.place_joints(|pose, joints| solve_limb(pose, joints, &aim, &mut side));
         let factor = solved.map_err(Problem::Solver)?;
+        phases::enter(Phase::Rotations);
         let effector = bones::write(bones, weight, limits, motion.max_step)?;
         self.bend_memory = side.memory;
         let effector = match stretch {
@@ -273,9 +287,7 @@ impl BoneDriver for TwoBoneIk2D {
         };
         Ok(Solved { error: effector.distance(goal), iterations: 1 })
     }
-}
 
-impl TwoBoneIk2D {
     /// The target (or the goal a helper set), the pole and the two bones, checked in that order without touching a
     /// bone. `None`: a helper's leg with no goal now (and no target, or driven), which keeps its pose.
     fn check(&mut self) -> Result<Option<Setup>, Problem> {

@@ -36,6 +36,7 @@ use godot::prelude::ToGodot;
 use reach2d_core::ground::up_from_gravity;
 use reach2d_core::{LocalWorld, SpringCollider, Vec2};
 
+use crate::debug::bump;
 use crate::engine::convert::{affine, vec2, vector2};
 
 /// Most shapes the bounding query returns for the local narrow phase; a step that finds this many asks the engine.
@@ -201,7 +202,7 @@ impl Space<'_> {
         queries.local.clear();
         queries.local.set_bound(centre, radius);
         let server = PhysicsServer2D::singleton();
-        SHAPES_READ.fetch_add(found.len() as u64, Ordering::Relaxed);
+        bump(&SHAPES_READ, found.len() as u64);
         for result in found.iter_shared() {
             let rid = result.get(&queries.rid).and_then(|v| v.try_to::<Rid>().ok());
             let index = result.get(&queries.shape_index).and_then(|v| v.try_to::<i32>().ok());
@@ -274,7 +275,7 @@ impl SpringCollider for Space<'_> {
             return local.ray(from, motion).map(|hit| (hit.point, hit.normal));
         }
         if self.local {
-            ENGINE_QUERIES.fetch_add(1, Ordering::Relaxed);
+            bump(&ENGINE_QUERIES, 1);
         }
         self.engine_sweep(from, motion)
     }
@@ -294,7 +295,7 @@ impl SpringCollider for Space<'_> {
         if FORCE_ENGINE.load(Ordering::Relaxed) {
             let near = !self.space.intersect_shape_ex(&queries.bounds).max_results(1).done().is_empty();
             if near {
-                ENGINE_STEPS.fetch_add(1, Ordering::Relaxed);
+                bump(&ENGINE_STEPS, 1);
             }
             return near;
         }
@@ -304,7 +305,7 @@ impl SpringCollider for Space<'_> {
         }
         self.local = found.len() < MAX_SHAPES as usize && self.read_shapes(&found, centre, radius);
         let counter = if self.local { &LOCAL_STEPS } else { &ENGINE_STEPS };
-        counter.fetch_add(1, Ordering::Relaxed);
+        bump(counter, 1);
         true
     }
 
@@ -314,7 +315,7 @@ impl SpringCollider for Space<'_> {
             return local.overlap(at, radius).map(|o| (o.point, o.normal));
         }
         if self.local {
-            ENGINE_QUERIES.fetch_add(1, Ordering::Relaxed);
+            bump(&ENGINE_QUERIES, 1);
         }
         self.engine_overlap(at, radius)
     }

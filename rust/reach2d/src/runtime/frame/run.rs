@@ -7,6 +7,7 @@ use godot::builtin::GString;
 use godot::classes::Node2D;
 use godot::obj::WithBaseField;
 
+use crate::debug::phases::{self, Phase};
 use crate::engine::editor::in_editor;
 use crate::problem::{Problem, Problems};
 use crate::runtime::frame::mode::{Tick, UpdateMode};
@@ -53,6 +54,7 @@ pub trait Frame: WithBaseField<Base = Node2D> {
 /// `_process` / `_physics_process`: runs a frame when the node is enabled and in this tick's mode, advancing time
 /// by `delta` seconds; in the editor, every process frame while the preview is on.
 pub fn tick<T: Frame>(node: &mut T, tick: Tick, delta: f64) {
+    let outer = phases::enter(Phase::Frame);
     counted(|| {
         node.each_tick();
         let switches = node.switches();
@@ -76,6 +78,7 @@ pub fn tick<T: Frame>(node: &mut T, tick: Tick, delta: f64) {
             node.rest();
         }
     });
+    phases::enter(outer);
 }
 
 /// `advance(delta)` of a helper: runs a frame now, whatever the mode (not while disabled), advancing time by
@@ -102,7 +105,9 @@ pub fn run<T: Frame>(node: &mut T, delta: f64, preview: bool) -> bool {
 /// Remembers the current problem, reports a new one once, and refreshes the editor's warnings when it changes.
 pub fn note<T: Frame>(node: &mut T, problem: Option<Problem>) {
     let noted = node.problems().note(problem);
-    noted.apply(&mut node.base_mut());
+    if !noted.is_nothing() {
+        noted.apply(&mut node.base_mut());
+    }
 }
 
 /// Shows `problem` as the node's configuration warning (not printed: a setup check, not a frame).
