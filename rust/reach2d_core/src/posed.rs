@@ -148,9 +148,10 @@ impl RootFrame {
     }
 
     /// Moves solved `joints` back from this frame. When the solve left every joint where it started (`entered`: the
-    /// joints as entered, or the pose in this frame to compose them from), to within [`UNMOVED`] (a chain already within tolerance is only re-spaced to its lengths,
-    /// which rounds), the joints become `original`'s own, bit for bit: re-solving a solved pose writes the very same
-    /// rotations, so no rounding creeps in through the frame's round trip frame after frame.
+    /// joints as entered, or the pose in this frame to compose them from) to within [`UNMOVED`] (a chain already
+    /// within tolerance is only re-spaced to its lengths, which rounds), the joints become `original`'s own, bit for
+    /// bit: re-solving a solved pose writes the very same rotations, so no rounding creeps in through the frame's
+    /// round trip frame after frame.
     fn leave(self, original: ChainPose<'_>, entered: Result<&[Vec2], ChainPose<'_>>, joints: &mut [Vec2]) {
         let mut unmoved = true;
         let mut compare = |i: usize, was: Vec2| unmoved &= joints[i].distance_squared(was) <= UNMOVED * UNMOVED;

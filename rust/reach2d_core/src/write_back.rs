@@ -233,7 +233,7 @@ impl ChainPose<'_> {
                 ),
                 _ => bone.local_with(rotation.solved),
             };
-            // At full weight with nothing clamped the two poses are one: one sine and cosine per bone, not two.
+            // At full weight with nothing clamped the written pose is the solved one: not composed a second time.
             let written_local =
                 if rotation.written == rotation.solved { solved_local } else { bone.local_with(rotation.written) };
             solved_parent *= solved_local;

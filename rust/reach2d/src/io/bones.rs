@@ -10,6 +10,7 @@ use reach2d_core::ground::max_step;
 use reach2d_core::write_back::{BonePose, ChainPose};
 use reach2d_core::{AngleLimit, Vec2, stretched_end};
 
+use crate::debug::phases::{self, Phase};
 use crate::engine::convert::affine;
 use crate::engine::prefetch::{BUFFER_LINES, OBJECT_LINES, object_address, prefetch as engine_prefetch};
 use crate::io::chain::BoneChain;
@@ -205,7 +206,7 @@ pub fn write(
 ) -> Result<Vec2, Problem> {
     bones.pose.blend_from(bones.memory.blend_from());
     let effector = bones.pose.write_back(weight, rotation_limits, max_step).ok_or(Problem::PoseNotFinite)?;
-    crate::debug::phases::enter(crate::debug::phases::Phase::Write);
+    phases::enter(Phase::Write);
     write_rotations(bones);
     Ok(effector)
 }
@@ -321,7 +322,6 @@ pub fn forget(bones: &mut Bones) {
 /// between: the engine I/O every solve pays. Returns the tip's end, global px.
 #[cfg(feature = "bench")]
 pub fn rewrite_as_read(bones: &mut Bones) -> Result<Vec2, Problem> {
-    use crate::debug::phases::{self, Phase};
     phases::enter(Phase::Read);
     read(bones, TipEnd::BoneLength, Start::default())?;
     phases::enter(Phase::Write);

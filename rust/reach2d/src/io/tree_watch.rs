@@ -13,11 +13,10 @@
 //! tree's node count moved by exactly what the watch heard (a change made while a script blocked the tree's signals,
 //! or cut the connection, shows as a count the watch did not hear). Otherwise every node checks fully in that pass.
 //!
-//! The one change no count shows: a script that blocks the tree's signals, moves a node
-//! (removed and added again: the count is the same) and lets the signals through again before the next pass. Against
-//! that each verified setup is checked fully anyway every [`FULL_CHECK_EVERY`] passes (staggered, so the cost
-//! spreads): a chain changed that way is found within that many frames. A cut connection is known without asking
-//! the tree (`CutAlarm`).
+//! The one change no count shows: a script that blocks the tree's signals, moves a node (removed and added again: the
+//! count is the same) and lets the signals through again before the next pass. Against that each verified setup is
+//! checked fully anyway every [`FULL_CHECK_EVERY`] passes (staggered, so the cost spreads): a chain changed that way
+//! is found within that many frames. A cut connection is known without asking the tree (`CutAlarm`).
 //!
 //! What stays per node and frame, whatever the epoch: each object's liveness (an object-database lookup, no engine
 //! call: a freed bone is never called through a dangling pointer, even when a script defeats this watch, in release
