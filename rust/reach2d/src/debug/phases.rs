@@ -16,7 +16,8 @@ pub enum Phase {
     Batch,
     /// Around the solve: the allocation count, the tree watch's pass, the character's weight, reporting the outcome.
     Frame,
-    /// The setup check (`runtime::setup`): the target's position, liveness, the verified structure.
+    /// The setup check (`runtime::setup`): the target's position, liveness, the verified structure; the whole solve
+    /// up to the write of a node that marks no phase in between (only the chains mark theirs).
     Check,
     /// Reading the bones (`io::bones::read`): local transforms, the tip's angle and length, the pose in Rust.
     Read,

@@ -64,19 +64,6 @@ impl Chain<'_> {
     /// check → read → solve with `solver` → write, at `weight` (the node's times the character's), moving each
     /// rotation at most as `motion` allows, the tip turned as `tip` asks.
     pub fn solve(
-        self,
-        solver: &impl ChainSolver,
-        motion: Motion,
-        weight: f32,
-        tip: Option<TipDirection>,
-    ) -> Result<Solved, Problem> {
-        let outer = phases::enter(Phase::Check);
-        let result = self.solve_checked(solver, motion, weight, tip);
-        phases::enter(outer);
-        result
-    }
-
-    fn solve_checked(
         mut self,
         solver: &impl ChainSolver,
         motion: Motion,

