@@ -173,10 +173,16 @@ pub fn step_toward(from: f32, to: f32, max_step: f32, limit: Option<AngleLimit>)
     }
 }
 
-/// Wraps an angle into `(-PI, PI]` (radians). Non-finite input gives NaN.
+/// Wraps an angle into `(-PI, PI]` (radians): `(angle + PI).rem_euclid(TAU) - PI`, with `-PI` taken to `PI`.
+/// Non-finite input gives NaN.
 #[must_use]
+#[inline]
 pub fn wrap_angle(angle: f32) -> f32 {
-    let r = (angle + PI).rem_euclid(TAU) - PI;
+    let shifted = angle + PI;
+    // Within a turn the remainder is the number itself, bit for bit: no division (a software `fmodf`, called per
+    // bone per frame) for nearly every call, a difference of two nearby angles.
+    let remainder = if (0.0..TAU).contains(&shifted) { shifted } else { shifted.rem_euclid(TAU) };
+    let r = remainder - PI;
     if r <= -PI { r + TAU } else { r }
 }
 

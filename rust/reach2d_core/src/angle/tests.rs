@@ -75,3 +75,26 @@ fn wrap_angle_range() {
     assert_approx_eq!(wrap_angle(3.0 * PI + 0.1), -PI + 0.1, 1e-5);
     assert_approx_eq!(wrap_angle(-0.1), -0.1);
 }
+
+#[test]
+fn wrap_angle_is_the_remainder_of_a_division_bit_for_bit_without_dividing_within_a_turn() {
+    let by_division = |angle: f32| {
+        let r = (angle + PI).rem_euclid(TAU) - PI;
+        if r <= -PI { r + TAU } else { r }
+    };
+    // Both ways through: within a turn (no division) and beyond it, to huge angles.
+    let mut a = -1000.0_f32;
+    while a < 1000.0 {
+        for angle in [a, a * 1e-6, a * 1e30] {
+            assert_eq!(wrap_angle(angle).to_bits(), by_division(angle).to_bits(), "{angle}");
+            assert!(wrap_angle(angle) > -PI && wrap_angle(angle) <= PI, "{angle}");
+        }
+        a += 0.0137;
+    }
+    for edge in [-PI, PI, -PI - 1e-7, PI - 1e-7, TAU, -TAU, 0.0, -0.0] {
+        assert_eq!(wrap_angle(edge).to_bits(), by_division(edge).to_bits(), "{edge}");
+    }
+    assert!(wrap_angle(f32::NAN).is_nan());
+    assert!(wrap_angle(f32::INFINITY).is_nan());
+    assert!(wrap_angle(f32::NEG_INFINITY).is_nan());
+}
