@@ -16,7 +16,8 @@
 //! The one change no count shows: a script that blocks the tree's signals, moves a node (removed and added again: the
 //! count is the same) and lets the signals through again before the next pass. Against that each verified setup is
 //! checked fully anyway every [`FULL_CHECK_EVERY`] passes (staggered, so the cost spreads): a chain changed that way
-//! is found within that many frames. A cut connection is known without asking the tree (`CutAlarm`).
+//! is found within that many frames. A cut connection is known without asking the tree (`CutAlarm`), and so is a freed
+//! tree (freeing it frees our callables): a connected watch asks the tree only its two questions.
 //!
 //! What stays per node and frame, whatever the epoch: each object's liveness (an object-database lookup, no engine
 //! call: a freed bone is never called through a dangling pointer, even when a script defeats this watch, in release
@@ -105,22 +106,27 @@ pub fn disconnect() {
 impl Connection {
     /// `true` when the watch heard every change since the last pass; connects to the tree first if needed.
     fn check(&mut self) -> bool {
-        let tree = match self.tree.as_ref().filter(|tree| tree.is_instance_valid()) {
-            Some(tree) => tree.clone(),
-            None => {
+        // Connected and not cut: the tree still holds our callables, so it is alive (a freed tree frees them, which
+        // sets `CUT`) and needs no lookup of its own.
+        if self.tree.is_none() || CUT.load(Ordering::Relaxed) {
+            let tree = match self.tree.as_ref().filter(|tree| tree.is_instance_valid()) {
+                Some(tree) => tree.clone(),
+                None => {
+                    self.drop_connection();
+                    let main_loop = Engine::singleton().get_main_loop();
+                    let Some(tree) = main_loop.and_then(|l| l.try_cast::<SceneTree>().ok()) else { return false };
+                    self.connect(tree.clone());
+                    tree
+                }
+            };
+            if CUT.load(Ordering::Relaxed) {
+                // Cut by a script (or the tree let go of it): connect again; this pass checks fully.
                 self.drop_connection();
-                let main_loop = Engine::singleton().get_main_loop();
-                let Some(tree) = main_loop.and_then(|l| l.try_cast::<SceneTree>().ok()) else { return false };
-                self.connect(tree.clone());
-                tree
+                self.connect(tree);
+                return false;
             }
-        };
-        if CUT.load(Ordering::Relaxed) {
-            // Cut by a script (or the tree let go of it): connect again; this pass checks fully.
-            self.drop_connection();
-            self.connect(tree);
-            return false;
         }
+        let Some(tree) = self.tree.as_ref() else { return false };
         let heard = HEARD_NET.replace(0);
         let count = i64::from(tree.get_node_count());
         let expected = self.last_count.map(|last| last + heard);
