@@ -107,24 +107,14 @@ impl Connection {
     /// `true` when the watch heard every change since the last pass; connects to the tree first if needed.
     fn check(&mut self) -> bool {
         // Connected and not cut: the tree still holds our callables, so it is alive (a freed tree frees them, which
-        // sets `CUT`) and needs no lookup of its own.
+        // sets `CUT`) and needs no lookup of its own. Otherwise (not yet connected, cut by a script, or the tree let
+        // go of it) connect again; the count starts afresh, so this pass checks fully.
         if self.tree.is_none() || CUT.load(Ordering::Relaxed) {
-            let tree = match self.tree.as_ref().filter(|tree| tree.is_instance_valid()) {
-                Some(tree) => tree.clone(),
-                None => {
-                    self.drop_connection();
-                    let main_loop = Engine::singleton().get_main_loop();
-                    let Some(tree) = main_loop.and_then(|l| l.try_cast::<SceneTree>().ok()) else { return false };
-                    self.connect(tree.clone());
-                    tree
-                }
-            };
-            if CUT.load(Ordering::Relaxed) {
-                // Cut by a script (or the tree let go of it): connect again; this pass checks fully.
-                self.drop_connection();
-                self.connect(tree);
-                return false;
-            }
+            let live = self.tree.as_ref().filter(|tree| tree.is_instance_valid()).cloned();
+            self.drop_connection();
+            let main_loop = || Engine::singleton().get_main_loop().and_then(|l| l.try_cast::<SceneTree>().ok());
+            let Some(tree) = live.or_else(main_loop) else { return false };
+            self.connect(tree);
         }
         let Some(tree) = self.tree.as_ref() else { return false };
         let heard = HEARD_NET.replace(0);
