@@ -222,3 +222,47 @@ fn fabrik_max_iterations_zero_only_conforms() {
     assert_eq!(r.iterations, 0);
     assert_approx_eq!(j[1], Vec2::X);
 }
+
+#[test]
+fn a_target_inside_the_inner_ring_folds_the_chain_toward_it() {
+    // The 40 px bone less the others (10 + 5) leaves a ring of inner radius 25 the tip cannot enter; the target is
+    // 9.4 px from the root. The nearest pose: the long bone toward the target, the others back along it.
+    let root = Vec2::new(3.0, -2.0);
+    let lengths = [10.0, 40.0, 5.0];
+    let mirror = |v: Vec2| Vec2::new(-v.x, v.y);
+    let start = vec![root, root + Vec2::new(0.0, 10.0), root + Vec2::new(30.0, 40.0), root + Vec2::new(30.0, 35.0)];
+    let target = root + Vec2::new(5.0, 8.0);
+    let settings = FabrikSettings { max_iterations: 64, tolerance: 0.01 };
+    let mut joints = start.clone();
+    let report = solve_fabrik(&mut joints, &lengths, target, &ChainLimits::NONE, &settings).unwrap();
+    assert_eq!(report.iterations, 1);
+    let toward = (target - root).normalize();
+    assert!(joints[3].distance(root + toward * 25.0) <= 1e-4, "{joints:?}");
+    assert!((report.distance - (25.0 - (target - root).length())).abs() <= 1e-4, "{report:?}");
+    for (pair, length) in joints.windows(2).zip(lengths) {
+        assert!((pair[0].distance(pair[1]) - length).abs() <= 1e-4);
+    }
+    let mut mirrored: Vec<Vec2> = start.iter().copied().map(mirror).collect();
+    solve_fabrik(&mut mirrored, &lengths, mirror(target), &ChainLimits::NONE, &settings).unwrap();
+    for (a, b) in joints.iter().zip(&mirrored) {
+        assert!(mirror(*a).distance(*b) <= 1e-5, "{a} vs {b}");
+    }
+}
+
+#[test]
+fn a_folded_chain_reaches_a_target_it_was_posed_at_where_the_passes_stop() {
+    // Two bones folded back on each other (36 px out, 39 px back): the passes reach a fixed point 0.069 px off the
+    // target (recorded before the refinement took such stops), or creep 0.058 px off after 256 passes.
+    for (o1, o2, a0, a1) in [
+        (Vec2::new(35.156593, -8.459314), Vec2::new(-38.619526, -6.9672265), -0.20890786f32, -0.39722735f32),
+        (Vec2::new(36.171375, -1.4760728), Vec2::new(29.30857, -21.06812), 0.046015687, 0.49946803),
+    ] {
+        let root = Vec2::new(3.0, -2.0);
+        let mut joints = vec![root, root + o1, root + o1 + o2];
+        let lengths = [o1.length(), o2.length()];
+        let target = root + Vec2::from_angle(a0).rotate(o1) + Vec2::from_angle(a0 + a1).rotate(o2);
+        let settings = FabrikSettings { max_iterations: 256, tolerance: 0.05 };
+        let report = solve_fabrik(&mut joints, &lengths, target, &ChainLimits::NONE, &settings).unwrap();
+        assert!(report.reached, "{report:?}");
+    }
+}
