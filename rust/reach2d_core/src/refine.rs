@@ -111,10 +111,11 @@ impl<'a, 'l> Refiner<'a, 'l> {
         let mut buf = [Vec2::ZERO; RESTART_MAX_BONES + 1];
         let scratch = &mut buf[..=n];
         let mut seed = 0;
+        let side = if distance > tol && used < budget { self.side(joints, target) } else { 1.0 };
         while distance > tol && used < budget {
             seed += 1;
             used += 1; // posing the seed counts as an iteration
-            let d0 = self.seed_pose(scratch, joints, seed).distance(target);
+            let d0 = self.seed_pose(scratch, joints, seed, side).distance(target);
             self.mu = MU_START;
             let (u, d) = self.descend(scratch, target, tol, budget - used, d0);
             used += u;
@@ -126,10 +127,38 @@ impl<'a, 'l> Refiner<'a, 'l> {
         (used, distance)
     }
 
+    /// The side (`1` or `-1`) the restarts bend toward, so that a mirror image of the chain, its target and its
+    /// limits (reflected across any line) restarts from the mirror images of the same seed poses: the side of the
+    /// reference (the root direction with limits, else the first bone) the target lies on; on that line, the side of
+    /// the pose's first bend; with neither, of the first off-centre limit. With none of them the input is its own
+    /// mirror image and either side will do.
+    fn side(&self, joints: &[Vec2], target: Vec2) -> f32 {
+        let sign = |x: f32| (x != 0.0).then(|| x.signum());
+        let first_bone = joints.windows(2).map(|w| w[1] - w[0]).find(|s| s.length_squared() > TINY_SQ);
+        let reference = match first_bone {
+            Some(bone) if !self.limits.is_active() => bone,
+            _ => self.root_dir,
+        };
+        let mut parent = self.root_dir;
+        let mut bends = joints.windows(2).filter_map(|w| {
+            let s = w[1] - w[0];
+            if s.length_squared() <= TINY_SQ {
+                return None;
+            }
+            let bend = parent.perp_dot(s);
+            parent = s;
+            sign(bend)
+        });
+        sign(reference.perp_dot(target - joints[0]))
+            .or_else(|| bends.next())
+            .or_else(|| (0..joints.len() - 1).find_map(|i| arc(self.limits, i).and_then(|(mid, _)| sign(mid))))
+            .unwrap_or(1.0)
+    }
+
     /// Writes into `out` a pose of the chain `from` (same root, same segment lengths, or
     /// `lengths`) with pseudo-random relative angles inside the limits (free bones: anywhere),
-    /// determined by `seed`. Returns its tip.
-    fn seed_pose(&self, out: &mut [Vec2], from: &[Vec2], seed: u32) -> Vec2 {
+    /// determined by `seed` and turned to `side` (see [`Refiner::side`]). Returns its tip.
+    fn seed_pose(&self, out: &mut [Vec2], from: &[Vec2], seed: u32, side: f32) -> Vec2 {
         let root = from[0];
         out[0] = root;
         let mut prev = root;
@@ -144,15 +173,15 @@ impl<'a, 'l> Refiner<'a, 'l> {
                     // First, a nudge of the current pose: bending every joint a little (alternating
                     // sides) breaks a stationary point such as a chain folded along the target line,
                     // and starts the descent close to where the chain already is.
-                    let nudge = if i % 2 == 0 { NUDGE } else { -NUDGE };
+                    let nudge = side * if i % 2 == 0 { NUDGE } else { -NUDGE };
                     let current = signed_angle(parent, s) + nudge;
                     arc(self.limits, i)
                         .map_or(current, |(mid, half)| mid + wrap_angle(current - mid).clamp(-half, half))
                 } else {
                     let r = unit_random(seed, i);
                     match arc(self.limits, i) {
-                        Some((mid, half)) => mid + half * (2.0 * r - 1.0),
-                        None => TAU * (r - 0.5),
+                        Some((mid, half)) => mid + side * half * (2.0 * r - 1.0),
+                        None => side * TAU * (r - 0.5),
                     }
                 };
                 let dir = parent.rotate(Vec2::from_angle(angle));
