@@ -146,12 +146,10 @@ proptest! {
         let misfit = |p: &[Vec2]| (0..tips.len()).map(|k| p[n + k].distance_squared(goal[n + k])).sum::<f32>();
         prop_assert!(misfit(&points) <= misfit(&start) * 1.0101 + 0.0026, "{report:?}: {} from {}", misfit(&points), misfit(&start));
         if tips.len() == 1 {
-            // A single branch is FABRIK's passes without the chains' stall refinement (refine.rs): a branch folded
-            // back on itself with its target near the inner edge of its reach stalls, as plain FABRIK does
-            // (recorded after 256 passes: 0.13 px on a folded 58.6 px two-bone branch, 0.80 px on 71.2 px and
-            // 0.10 px on 8.5 px, 0.2-1.2% of the size; a bound of 1% failed about one run in 150). Within 2%.
-            let size: f32 = (1..points.len()).map(|p| (start[p] - start[tree.carrier(p)]).length()).sum();
-            prop_assert!(report.reached || report.distance <= 2e-2 * size, "single branch: {report:?}, size {size}");
+            // A single branch is a chain, solved as solve_fabrik solves one: a stall of FABRIK's passes (a branch
+            // folded back on itself, its target near the inner edge of its reach: 1.85 px off on 78 px after 256
+            // passes before) goes to the refinement, which reaches a target the chain was posed at.
+            prop_assert!(report.reached, "single branch: {report:?}");
         }
     }
 

@@ -6,6 +6,7 @@ use glam::Vec2;
 use super::tree::{DEGENERATE_SQ, FabrikRig};
 use crate::angle::{AngleLimit, ChainLimits};
 use crate::error::SolveError;
+use crate::fabrik::solve_fabrik;
 use crate::geom::{TINY_SQ, direction_or, unit_or};
 use crate::solver::{FabrikSettings, SolveReport};
 use crate::validate::{coord_ok, tolerance_ok};
@@ -61,9 +62,12 @@ impl FabrikRig {
         settings: &FabrikSettings,
     ) -> Result<SolveReport, SolveError> {
         self.validate(points, effectors, limits, root_direction, settings)?;
+        let limited = limits.iter().any(Option::is_some);
+        if !self.chain_lengths.is_empty() && !limited && effectors[0].weight > 0.0 && settings.max_iterations > 0 {
+            return self.solve_chain(points, effectors[0].target, settings);
+        }
         let n = self.parents.len();
         let tol = settings.tolerance;
-        let limited = limits.iter().any(Option::is_some);
         let root_dir = direction_or(root_direction, Vec2::X);
         let root = points[0];
 
@@ -91,8 +95,6 @@ impl FabrikRig {
         let mut distance = self.worst(points, effectors);
         // The sub-base compromise is no descent: on some trees the passes end farther from the targets than they
         // began (a reachable pose seen left 21.8 px off from 11.7 px). Then the start is the result.
-        // The sub-base compromise is no descent: on some trees the passes end farther from the targets than they
-        // began (a reachable pose seen left 21.8 px off from 11.7 px). Then the start is the result.
         let start_misfit = self.misfit(points, effectors);
         self.start.copy_from_slice(points);
         let mut iterations = 0;
@@ -117,6 +119,23 @@ impl FabrikRig {
             distance = self.worst(points, effectors);
         }
         Ok(SolveReport::new(iterations, distance, tol))
+    }
+
+    /// A rig that is one chain without limits, solved as [`solve_fabrik`] solves it: FABRIK's passes alone stall
+    /// on a chain folded back on itself with its target near the inner edge of its reach (seen 1.85 px off on a
+    /// reachable 78 px branch after 256 passes), and the chain's solve hands such a stall to its refinement. With
+    /// limits the rig's own passes stay: the limited refinement's active set turns rounding into differences of up
+    /// to a pixel between a rig and its mirror image, and the rig node solves in global coordinates.
+    fn solve_chain(
+        &mut self,
+        points: &mut [Vec2],
+        target: Vec2,
+        settings: &FabrikSettings,
+    ) -> Result<SolveReport, SolveError> {
+        for (length, pair) in self.chain_lengths.iter_mut().zip(points.windows(2)) {
+            *length = pair[0].distance(pair[1]);
+        }
+        solve_fabrik(points, &self.chain_lengths, target, &ChainLimits::NONE, settings)
     }
 
     fn validate(

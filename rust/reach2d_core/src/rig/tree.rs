@@ -32,6 +32,9 @@ pub struct FabrikRig {
     pub(super) last: Vec<Vec2>,
     /// Per point: the start of this solve (the result when the passes ended clearly worse).
     pub(super) start: Vec<Vec2>,
+    /// Per bone, when the rig is one chain (one effector, each bone the next one's parent): its length in the solve's
+    /// start pose, for [`solve_fabrik`](crate::solve_fabrik); empty otherwise.
+    pub(super) chain_lengths: Vec<f32>,
     /// Per bone: the bone's global transform, for the engine-side helpers (written, then solved).
     pub(super) globals: Vec<Affine2>,
     pub(super) solved: Vec<Affine2>,
@@ -76,6 +79,7 @@ impl FabrikRig {
             carried.extend((1..n + e).filter(|&p| carrier(p) == i));
         }
         first.push(carried.len());
+        let is_chain = e == 1 && parents.iter().enumerate().skip(1).all(|(i, &p)| p + 1 == i);
         Ok(Self {
             parents: parents.to_vec(),
             tips: tips.to_vec(),
@@ -86,6 +90,7 @@ impl FabrikRig {
             weight: vec![0.0; n + e],
             last: vec![Vec2::ZERO; n + e],
             start: vec![Vec2::ZERO; n + e],
+            chain_lengths: if is_chain { vec![0.0; n] } else { Vec::new() },
             globals: vec![Affine2::IDENTITY; n],
             solved: vec![Affine2::IDENTITY; n],
         })
