@@ -20,9 +20,9 @@ use crate::validate;
 ///   `iterations == 0`.
 /// * Unreachable (`sum(lengths) <= |target - root|`): the straight chain toward the target in
 ///   one pass, `iterations == 1` (with limits: straightened, then limited root to tip).
-/// * Too close, without limits (`|target - root|` at most the longest bone less the others) and with a budget:
-///   folded in one pass, `iterations == 1`: the longest bone toward the target and the others back along it, which puts the tip as near
-///   as the chain can.
+/// * Too close, without limits (`|target - root|` at most the longest bone less the others) and
+///   with a budget: folded in one pass, `iterations == 1`: the longest bone toward the target
+///   and the others back along it, which puts the tip as near as the chain can.
 /// * Otherwise up to `settings.max_iterations` backward+forward passes, stopping early as soon
 ///   as the tip is within tolerance; `iterations` is the number of passes used.
 ///

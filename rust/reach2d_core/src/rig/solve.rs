@@ -46,7 +46,9 @@ impl FabrikRig {
     /// weighted sum of squared distances over 1% and the tolerance squared above the start's), the result is the
     /// start. `reached` means every effector within tolerance; `distance` is the largest
     /// distance. With limits the pose is first conformed to them (`iterations` may then be 0 with the
-    /// pose changed). Never panics; allocates nothing.
+    /// pose changed). A rig that is one chain (one effector, of non-zero weight) without limits is solved as
+    /// [`solve_fabrik`] solves a chain, its passes and refinement counted in `iterations`. Never panics; allocates
+    /// nothing.
     ///
     /// # Errors
     /// [`SolveError::LengthMismatch`] (`points` or `effectors` of the wrong length), [`SolveError::LimitsMismatch`],
