@@ -87,8 +87,10 @@ pub fn solve_fabrik(
         // Too close: inside the ring the chain reaches. The nearest pose is the one fold whose tip lies on the ring's
         // inner edge toward the target: the longest bone toward it, the others back along it. FABRIK's passes and
         // the refinement only creep toward it, rounding deciding where they stop.
-        let dir = unit_or(to_target, Vec2::X);
         let longest_bone = lengths.iter().position(|&length| length == longest).unwrap_or(0);
+        // A target on the root itself: the long bone keeps its direction.
+        let along = joints[longest_bone + 1] - joints[longest_bone];
+        let dir = unit_or(to_target, unit_or(along, Vec2::X));
         let mut end = root;
         for (i, (j, &len)) in joints[1..].iter_mut().zip(lengths).enumerate() {
             end += dir * if i == longest_bone { len } else { -len };

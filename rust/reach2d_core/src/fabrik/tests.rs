@@ -266,3 +266,18 @@ fn a_folded_chain_reaches_a_target_it_was_posed_at_where_the_passes_stop() {
         assert!(report.reached, "{report:?}");
     }
 }
+
+#[test]
+fn a_target_on_the_root_folds_the_chain_along_its_long_bone() {
+    let root = Vec2::new(3.0, -2.0);
+    let lengths = [10.0, 40.0, 5.0];
+    let start = vec![root, root + Vec2::new(0.0, 10.0), root + Vec2::new(30.0, 40.0), root + Vec2::new(30.0, 35.0)];
+    let settings = FabrikSettings { max_iterations: 64, tolerance: 0.01 };
+    let mut joints = start.clone();
+    let report = solve_fabrik(&mut joints, &lengths, root, &ChainLimits::NONE, &settings).unwrap();
+    assert_eq!(report.iterations, 1);
+    // The long bone keeps the direction it had; the tip ends 25 px out along it.
+    let along = (start[2] - start[1]).normalize();
+    assert!(joints[3].distance(root + along * 25.0) <= 1e-4, "{joints:?}");
+    assert!((report.distance - 25.0).abs() <= 1e-4, "{report:?}");
+}
