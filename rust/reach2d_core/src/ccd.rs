@@ -144,9 +144,17 @@ pub(crate) fn solve_ccd_unchecked(
     let mut iterations = 0;
     let mut last_tip = joints[n];
     // Progress is measured against the closest any pose can get (the segments are rigid): for a
-    // target out of reach the distance itself barely shrinks while the chain straightens.
-    let reach: f32 = joints.windows(2).map(|w| w[0].distance(w[1])).sum();
-    let floor = (joints[0].distance(target) - reach).max(0.0);
+    // target out of reach the distance itself barely shrinks while the chain straightens; for one
+    // inside the ring the chain reaches (its longest bone longer than the others together), while
+    // it folds.
+    let (reach, longest) = joints
+        .windows(2)
+        .map(|w| w[0].distance(w[1]))
+        .fold((0.0f32, 0.0f32), |(sum, max), length| (sum + length, max.max(length)));
+    let to_target = joints[0].distance(target);
+    let floor = (to_target - reach).max(2.0 * longest - reach - to_target).max(0.0);
+    // Within this of the floor the chain is as near as it gets (the tolerance, or float rounding).
+    let at_floor = tol.max(1e-4 * reach);
     // Sweeps continue while they make good progress, then the refinement takes over. With limits,
     // undamped sweeps hand over as soon as a sweep no longer halves the distance (limited CCD
     // converges slowly); without limits, and when damped, only when sweeps (nearly) stall.
@@ -173,13 +181,20 @@ pub(crate) fn solve_ccd_unchecked(
         }
         last_tip = tip;
     }
-    // A chain already at the floor (straight toward a target out of reach) cannot do better: the
-    // refinement would only spend the budget on restarts.
-    let optimal = distance - floor <= tol.max(1e-4 * reach);
+    // A chain already at the floor (straight toward a target out of reach, or folded toward one
+    // too close) cannot do better: the refinement would only spend the budget on restarts.
+    let optimal = distance - floor <= at_floor;
     if stalled && !optimal && iterations < settings.max_iterations {
         let budget = settings.max_iterations - iterations;
-        let (used, d) =
-            Refiner::new(None, limits, root_dir, settings.max_angle_step).run(joints, target, tol, budget, distance);
+        // The refinement too stops as near as any pose gets: its restarts could not do better.
+        let good_enough = tol.max(floor + at_floor);
+        let (used, d) = Refiner::new(None, limits, root_dir, settings.max_angle_step).run(
+            joints,
+            target,
+            good_enough,
+            budget,
+            distance,
+        );
         iterations += used;
         distance = d;
     }
